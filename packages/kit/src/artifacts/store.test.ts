@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { ToolError } from "../errors.js";
+import { ArtifactStore } from "./store.js";
+
+const meta = { kind: "output" as const, filename: "f.bin", mimeType: "application/octet-stream" };
+
+function store(overrides: Partial<{ maxArtifactBytes: number; budgetBytes: number; ttlMs: number }> = {}) {
+  let now = 1_000;
+  const s = new ArtifactStore({ maxArtifactBytes: 100, budgetBytes: 250, ttlMs: 1_000, now: () => now, ...overrides });
+  return { s, advance: (ms: number) => (now += ms) };
+}
+
+describe("ArtifactStore", () => {
+  it("gives each artifact a distinct 128-bit hex id", () => {
+    const { s } = store();
+    const ids = new Set(Array.from({ length: 50 }, () => s.put(Buffer.from("x"), meta).id));
+    expect(ids.size).toBe(50);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("forgets artifacts after their TTL", () => {
+    const { s, advance } = store();
+    const a = s.put(Buffer.alloc(10), meta);
+    advance(999);
+    expect(s.get(a.id)).toBeDefined();
+    advance(1);
+    expect(s.get(a.id)).toBeUndefined();
+    expect(s.stats().bytes).toBe(0);
+  });
+
+  it("evicts the least recently used artifact when the budget is full", () => {
+    const { s } = store();
+    const a = s.put(Buffer.alloc(100), meta);
+    const b = s.put(Buffer.alloc(100), meta);
+    s.get(a.id); // a is now more recent than b
+    const c = s.put(Buffer.alloc(100), meta);
+    expect(s.get(b.id)).toBeUndefined();
+    expect(s.get(a.id)).toBeDefined();
+    expect(s.get(c.id)).toBeDefined();
+    expect(s.stats().bytes).toBe(200);
+  });
+
+  it("evicts expired artifacts before live ones", () => {
+    const { s, advance } = store();
+    const old = s.put(Buffer.alloc(100), meta);
+    advance(600);
+    const live = s.put(Buffer.alloc(100), meta);
+    s.get(old.id);
+    advance(500); // old has expired, live has not
+    s.put(Buffer.alloc(100), meta);
+    expect(s.get(live.id)).toBeDefined();
+  });
+
+  it("refuses a chunk that passes the per-file cap and frees what it had taken", () => {
+    const { s } = store();
+    const w = s.begin(meta);
+    w.write(Buffer.alloc(60));
+    expect(() => w.write(Buffer.alloc(41))).toThrow(ToolError);
+    expect(s.stats()).toEqual({ bytes: 0, count: 0, reservedBytes: 0 });
+  });
+
+  it("refuses when transfers in progress hold the whole budget", () => {
+    const { s } = store({ budgetBytes: 150 });
+    const w1 = s.begin(meta);
+    w1.write(Buffer.alloc(100));
+    const w2 = s.begin(meta);
+    expect(() => w2.write(Buffer.alloc(60))).toThrow(/taken by transfers in progress/);
+    w1.abort();
+    expect(s.stats().reservedBytes).toBe(0);
+  });
+
+  it("never holds more than its budget, however many artifacts arrive", () => {
+    const { s } = store();
+    for (let i = 0; i < 100; i++) s.put(Buffer.alloc(1 + (i % 100)), meta);
+    expect(s.stats().bytes).toBeLessThanOrEqual(250);
+  });
+});

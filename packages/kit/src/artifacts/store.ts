@@ -1,0 +1,193 @@
+import { randomBytes } from "node:crypto";
+import { ToolError } from "../errors.js";
+import { formatBytes } from "../limits.js";
+
+/** Whether an artifact came in (UploadInputArtifact) or goes out (a tool's result). */
+export type ArtifactKind = "input" | "output";
+
+export interface StoredArtifact {
+  readonly id: string;
+  readonly kind: ArtifactKind;
+  readonly filename: string;
+  readonly mimeType: string;
+  readonly size: number;
+  /** The content as received, in chunks (never concatenated, to avoid a second copy). */
+  readonly chunks: readonly Buffer[];
+  readonly expiresAt: number;
+}
+
+export interface ArtifactStoreOptions {
+  maxArtifactBytes: number;
+  budgetBytes: number;
+  ttlMs: number;
+  now?: () => number;
+}
+
+/**
+ * In-memory artifacts with three bounds, so nothing grows without limit: a per-artifact cap, a total
+ * budget (least recently used evicted first, expired ones before that) and a TTL.
+ * Ids are 128-bit random: DownloadOutputArtifact carries no session, so the id is the only secret.
+ */
+export class ArtifactStore {
+  // Map order is recency order: touched entries are re-inserted at the end.
+  readonly #items = new Map<string, StoredArtifact>();
+  #used = 0;
+  #reserved = 0;
+  readonly #opts: ArtifactStoreOptions;
+  readonly #now: () => number;
+
+  constructor(options: ArtifactStoreOptions) {
+    this.#opts = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get maxArtifactBytes(): number {
+    return this.#opts.maxArtifactBytes;
+  }
+
+  /** Bytes held, and artifacts held, for health and tests. */
+  stats(): { bytes: number; count: number; reservedBytes: number } {
+    return { bytes: this.#used, count: this.#items.size, reservedBytes: this.#reserved };
+  }
+
+  /**
+   * Starts receiving an artifact. The writer enforces the cap on every chunk, so an oversized
+   * artifact is refused while it streams in, not after it was buffered whole.
+   */
+  begin(meta: { kind: ArtifactKind; filename: string; mimeType: string }): ArtifactWriter {
+    return new ArtifactWriter(this, meta);
+  }
+
+  /** Stores a complete artifact (its bytes already in memory). */
+  put(bytes: Uint8Array, meta: { kind: ArtifactKind; filename: string; mimeType: string }): StoredArtifact {
+    const writer = this.begin(meta);
+    writer.write(bytes);
+    return writer.finish();
+  }
+
+  /** The artifact with this id if present and not expired; refreshes its recency. */
+  get(id: string): StoredArtifact | undefined {
+    const item = this.#items.get(id);
+    if (!item) return undefined;
+    if (item.expiresAt <= this.#now()) {
+      this.#remove(id);
+      return undefined;
+    }
+    this.#items.delete(id);
+    this.#items.set(id, item);
+    return item;
+  }
+
+  delete(id: string): boolean {
+    return this.#remove(id);
+  }
+
+  /** @internal Reserves room for `bytes` more, evicting expired then least recently used artifacts. */
+  reserve(bytes: number): void {
+    const budget = this.#opts.budgetBytes;
+    if (this.#used + this.#reserved + bytes > budget) this.#evictExpired();
+    for (const id of this.#items.keys()) {
+      if (this.#used + this.#reserved + bytes <= budget) break;
+      this.#remove(id);
+    }
+    if (this.#used + this.#reserved + bytes > budget) {
+      throw new ToolError(
+        `the capability's artifact memory (${formatBytes(budget)}) is taken by transfers in progress; try again shortly`,
+      );
+    }
+    this.#reserved += bytes;
+  }
+
+  /** @internal Gives back a reservation (the transfer failed or finished). */
+  release(bytes: number): void {
+    this.#reserved -= bytes;
+  }
+
+  /** @internal Adds a finished artifact whose bytes were reserved. */
+  commit(item: Omit<StoredArtifact, "id" | "expiresAt">): StoredArtifact {
+    const stored: StoredArtifact = {
+      ...item,
+      id: randomBytes(16).toString("hex"),
+      expiresAt: this.#now() + this.#opts.ttlMs,
+    };
+    this.#reserved -= item.size;
+    this.#used += item.size;
+    this.#items.set(stored.id, stored);
+    return stored;
+  }
+
+  #evictExpired(): void {
+    const now = this.#now();
+    for (const [id, item] of this.#items) if (item.expiresAt <= now) this.#remove(id);
+  }
+
+  #remove(id: string): boolean {
+    const item = this.#items.get(id);
+    if (!item) return false;
+    this.#items.delete(id);
+    this.#used -= item.size;
+    return true;
+  }
+}
+
+/** Receives one artifact chunk by chunk within the store's bounds. */
+export class ArtifactWriter {
+  readonly #store: ArtifactStore;
+  readonly #meta: { kind: ArtifactKind; filename: string; mimeType: string };
+  readonly #chunks: Buffer[] = [];
+  #size = 0;
+  #open = true;
+
+  constructor(store: ArtifactStore, meta: { kind: ArtifactKind; filename: string; mimeType: string }) {
+    this.#store = store;
+    this.#meta = meta;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  /** Adds a chunk; throws a ToolError (and drops what was received) once the cap is passed. */
+  write(chunk: Uint8Array): void {
+    if (!this.#open) throw new Error("artifact writer is closed");
+    if (chunk.byteLength === 0) return;
+    const max = this.#store.maxArtifactBytes;
+    if (this.#size + chunk.byteLength > max) {
+      this.abort();
+      throw new ToolError(
+        `${describe(this.#meta)} is larger than this capability's limit of ${formatBytes(max)} per file`,
+      );
+    }
+    try {
+      this.#store.reserve(chunk.byteLength);
+    } catch (err) {
+      this.abort();
+      throw err;
+    }
+    this.#size += chunk.byteLength;
+    // Copy only when the chunk is a view into a larger buffer we must not retain.
+    const buf = Buffer.isBuffer(chunk) && chunk.byteOffset === 0 && chunk.buffer.byteLength === chunk.byteLength
+      ? chunk
+      : Buffer.from(chunk);
+    this.#chunks.push(buf);
+  }
+
+  /** Stores what was written and returns it with its new id. */
+  finish(): StoredArtifact {
+    if (!this.#open) throw new Error("artifact writer is closed");
+    this.#open = false;
+    return this.#store.commit({ ...this.#meta, size: this.#size, chunks: this.#chunks });
+  }
+
+  /** Drops what was written and gives its room back. */
+  abort(): void {
+    if (!this.#open) return;
+    this.#open = false;
+    this.#store.release(this.#size);
+    this.#chunks.length = 0;
+  }
+}
+
+function describe(meta: { filename: string }): string {
+  return meta.filename ? `the file ${JSON.stringify(meta.filename)}` : "the file";
+}

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import type { ArtifactAccess } from "./artifacts/access.js";
+import type { Limits } from "./limits.js";
+import type { Logger } from "./log.js";
+
+/** Selu's tool policies: allow runs at once, ask needs the user's approval, block never runs. */
+export type Policy = "allow" | "ask" | "block";
+
+/** One credential as the manifest declares it; its value reaches tools through `config_json`. */
+export interface CredentialSpec {
+  scope: "user" | "system";
+  /** Default true, as in Selu. */
+  required?: boolean;
+  description: string;
+  /** Selu's credential_type (default `secret`). */
+  type?: string;
+}
+
+export type CredentialSpecs = Record<string, CredentialSpec>;
+
+/** Credential values as a tool sees them: required ones are strings, optional ones may be missing. */
+export type CredentialValues<C extends CredentialSpecs> = {
+  readonly [K in keyof C]: C[K] extends { required: false } ? string | undefined : string;
+};
+
+/** What every tool run receives besides its arguments. */
+export interface ToolContext<C extends CredentialSpecs = CredentialSpecs> {
+  /** Aborts on client cancellation, deadline, the tool's timeout or shutdown. Pass it to all I/O. */
+  readonly signal: AbortSignal;
+  readonly toolName: string;
+  readonly capabilityId: string;
+  readonly sessionId: string;
+  readonly threadId: string;
+  readonly credentials: CredentialValues<C>;
+  /** Store output artifacts and read input ones (`attachments[]`). */
+  readonly artifacts: ArtifactAccess;
+  readonly log: Logger;
+  readonly limits: Readonly<Limits>;
+}
+
+/** A tool's result: a JSON object. Put artifacts under `artifact` or `artifacts`, as Selu reads them. */
+export type ToolResult = Record<string, unknown>;
+
+/** A tool may return its result, or yield progress (StreamInvoke streams it) and then return it. */
+export type ToolOutput<R extends ToolResult> = R | Promise<R> | AsyncGenerator<unknown, R, void>;
+
+export type InputSchema = z.ZodObject;
+
+export interface ToolSpec<I extends InputSchema, R extends ToolResult, C extends CredentialSpecs> {
+  /** What the tool does, for the model: when to use it, what it returns. */
+  description: string;
+  /** The one schema: manifest JSON Schema, run-time validation and the handler's argument type. */
+  input: I;
+  /** Recommended policy; Selu's default for an absent policy is block, so it is required here. */
+  policy: Policy;
+  /** The agent's turn ends when this tool succeeds (produce-and-done tools). */
+  terminalOnSuccess?: boolean;
+  /** Overrides the capability's tool timeout for this tool, in ms. */
+  timeoutMs?: number;
+  /**
+   * Credentials this tool needs; calls fail early with a clear error when one is missing.
+   * Default: every credential declared `required`.
+   */
+  needs?: readonly (keyof C & string)[];
+  run(args: z.output<I>, ctx: ToolContext<C>): ToolOutput<R>;
+}
+
+/** A defined tool, as the kit holds it. */
+export interface ToolDefinition<C extends CredentialSpecs = CredentialSpecs> {
+  readonly description: string;
+  readonly input: InputSchema;
+  readonly policy: Policy;
+  readonly terminalOnSuccess: boolean;
+  readonly timeoutMs: number | undefined;
+  readonly needs: readonly string[] | undefined;
+  run(args: unknown, ctx: ToolContext<C>): ToolOutput<ToolResult>;
+}
+
+/**
+ * Defines one tool. Unknown top-level arguments are refused (a misspelt key would otherwise be
+ * dropped silently), so the input schema is made strict.
+ */
+export function tool<I extends InputSchema, R extends ToolResult, C extends CredentialSpecs = CredentialSpecs>(
+  spec: ToolSpec<I, R, C>,
+): ToolDefinition<C> {
+  if (!(spec.input instanceof z.ZodObject)) {
+    throw new TypeError("tool(): input must be a z.object(...) schema, because tool arguments are a JSON object");
+  }
+  if (!spec.description.trim()) throw new TypeError("tool(): description must not be empty");
+  return {
+    description: spec.description,
+    input: spec.input.strict(),
+    policy: spec.policy,
+    terminalOnSuccess: spec.terminalOnSuccess ?? false,
+    timeoutMs: spec.timeoutMs,
+    needs: spec.needs,
+    run: spec.run as ToolDefinition<C>["run"],
+  };
+}
+
+/** Helpers handed to the `tools` function of `defineCapability`, typed with its credentials. */
+export interface ToolHelpers<C extends CredentialSpecs> {
+  tool<I extends InputSchema, R extends ToolResult>(spec: ToolSpec<I, R, C>): ToolDefinition<C>;
+}

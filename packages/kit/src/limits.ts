@@ -1,0 +1,36 @@
+/** Bounds every capability runs within; each can be overridden per capability in `defineCapability`. */
+export interface Limits {
+  /** Largest single artifact, input or output, in bytes. */
+  maxArtifactBytes: number;
+  /** All artifacts held in memory at once, in bytes; the least recently used are evicted past it. */
+  artifactBudgetBytes: number;
+  /** How long an artifact can be downloaded or used after it was stored, in ms. */
+  artifactTtlMs: number;
+  /** Time a tool may run before it is stopped, in ms (below Selu's 120 s deadline, so the error is ours). */
+  toolTimeoutMs: number;
+  /** How long SIGTERM waits for in-flight calls before cancelling them, in ms. */
+  shutdownGraceMs: number;
+}
+
+/** gRPC message bound of the Selu orchestrator, each way. */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** Artifact chunk size used by Selu for uploads, and by us for downloads. */
+export const ARTIFACT_CHUNK_BYTES = 256 * 1024;
+
+export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
+  maxArtifactBytes: 5 * 1024 * 1024,
+  artifactBudgetBytes: 32 * 1024 * 1024,
+  artifactTtlMs: 6 * 60 * 60 * 1000,
+  toolTimeoutMs: 110_000,
+  shutdownGraceMs: 10_000,
+});
+
+/** Formats a byte count for messages people read ("5 MiB", "512 KiB", "37 bytes"). */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,72 @@
+/** Severity of a log record; records below the logger's level are dropped before formatting. */
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+/** Structured fields of a record: values must be safe to log (no argument values, no secrets). */
+export type LogFields = Record<string, string | number | boolean | null | undefined>;
+
+/** The logger every kit piece and tool receives; library code never calls `console`. */
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void;
+  info(msg: string, fields?: LogFields): void;
+  warn(msg: string, fields?: LogFields): void;
+  error(msg: string, fields?: LogFields): void;
+  /** A logger that adds `fields` to every record. */
+  child(fields: LogFields): Logger;
+}
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+export interface JsonLoggerOptions {
+  level?: LogLevel;
+  /** Where lines go; stdout by default. */
+  write?: (line: string) => void;
+  /** Strings replaced by `[redacted]` wherever they appear (credential values). */
+  secrets?: () => Iterable<string>;
+}
+
+/**
+ * A logger writing one JSON object per line: `{"time","level","msg",...fields}`.
+ * Secret values known to the kit are masked in every string field, as a second line of defence.
+ */
+export function createJsonLogger(options: JsonLoggerOptions = {}, base: LogFields = {}): Logger {
+  const min = ORDER[options.level ?? "info"];
+  const write = options.write ?? ((line: string) => void process.stdout.write(line));
+  const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
+    if (ORDER[level] < min) return;
+    const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields });
+    write(`${redact(line, options.secrets)}\n`);
+  };
+  return {
+    debug: (msg, fields) => emit("debug", msg, fields),
+    info: (msg, fields) => emit("info", msg, fields),
+    warn: (msg, fields) => emit("warn", msg, fields),
+    error: (msg, fields) => emit("error", msg, fields),
+    child: (fields) => createJsonLogger(options, { ...base, ...fields }),
+  };
+}
+
+function redact(line: string, secrets: JsonLoggerOptions["secrets"]): string {
+  if (!secrets) return line;
+  let out = line;
+  for (const secret of secrets()) {
+    // Short values would mask ordinary words; real credentials are longer.
+    if (secret.length < 4) continue;
+    const encoded = JSON.stringify(secret).slice(1, -1);
+    out = out.split(encoded).join("[redacted]");
+  }
+  return out;
+}
+
+/** Parses LOG_LEVEL; unknown values fall back to info. */
+export function parseLogLevel(value: string | undefined): LogLevel {
+  return value === "debug" || value === "info" || value === "warn" || value === "error" ? value : "info";
+}
+
+/** A logger that drops everything; for tests and embedding. */
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  child: () => silentLogger,
+};

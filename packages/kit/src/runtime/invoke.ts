@@ -1,0 +1,202 @@
+import { randomBytes } from "node:crypto";
+import { createArtifactAccess } from "../artifacts/access.js";
+import { neededCredentials } from "../capability.js";
+import type { ToolContext, ToolDefinition, ToolResult } from "../define.js";
+import { ToolError } from "../errors.js";
+import { MAX_MESSAGE_BYTES } from "../limits.js";
+import { formatIssues } from "../validation.js";
+import { readCredentials } from "./credentials.js";
+import { parseJsonObject } from "./parse-json.js";
+import { ShutdownError, type Runtime } from "./runtime.js";
+
+/** An Invoke request, whatever the transport. */
+export interface InvokeInput {
+  toolName: string;
+  argsJson: Uint8Array;
+  configJson: Uint8Array;
+  sessionId: string;
+  threadId: string;
+  capabilityId: string;
+}
+
+export type InvokeOutcome = { ok: true; resultJson: Buffer } | { ok: false; error: string };
+
+export interface InvokeOptions {
+  /** Aborts when the client cancels or its deadline passes. */
+  signal?: AbortSignal;
+  /** Receives each value a generator tool yields (StreamInvoke streams them). */
+  onProgress?: (value: unknown) => void;
+}
+
+// Keys the orchestrator strips before dispatch; stripped here too for other clients.
+const APPROVAL_KEYS = ["_approval_message", "_approval_message_i18n"];
+// Selu truncates results longer than about this in the model's context.
+const RESULT_WARN_BYTES = 48 * 1024;
+// Room for the response's own framing within the 16 MiB message bound.
+const MAX_RESULT_BYTES = MAX_MESSAGE_BYTES - 1024;
+
+/**
+ * Runs one tool call: parses and validates, runs the handler under its signal and timeout, and turns
+ * every failure into one error message for `InvokeResponse.error`. Never throws.
+ */
+export function invokeTool(runtime: Runtime, input: InvokeInput, options: InvokeOptions = {}): Promise<InvokeOutcome> {
+  return runtime.track(run(runtime, input, options));
+}
+
+async function run(runtime: Runtime, input: InvokeInput, options: InvokeOptions): Promise<InvokeOutcome> {
+  const started = performance.now();
+  const { capability } = runtime;
+  const def = capability.tools.get(input.toolName);
+  if (!def) {
+    const names = [...capability.tools.keys()].join(", ");
+    return fail(runtime, input, started, `unknown tool ${JSON.stringify(input.toolName)}; this capability has: ${names}`);
+  }
+  const timeoutMs = def.timeoutMs ?? capability.limits.toolTimeoutMs;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new TimeoutError(input.toolName, timeoutMs)), timeoutMs);
+  const unlink = link(controller, [options.signal, runtime.shutdownSignal]);
+  try {
+    const ctx = prepare(runtime, def, input, controller.signal);
+    const args = parseArgs(def, input);
+    const result = await untilAborted(execute(def, args, ctx, options.onProgress), controller.signal);
+    const resultJson = serialize(input.toolName, result);
+    if (resultJson.byteLength > RESULT_WARN_BYTES) {
+      runtime.log.warn("large tool result: Selu truncates it in the model's context", {
+        tool: input.toolName,
+        bytes: resultJson.byteLength,
+      });
+    }
+    runtime.log.debug("tool call", { tool: input.toolName, ms: elapsed(started), outcome: "ok" });
+    return { ok: true, resultJson };
+  } catch (err) {
+    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, controller.signal));
+  } finally {
+    clearTimeout(timer);
+    unlink();
+  }
+}
+
+function prepare(runtime: Runtime, def: ToolDefinition, input: InvokeInput, signal: AbortSignal): ToolContext {
+  const { capability } = runtime;
+  const config = parseJsonObject(input.configJson, "config_json", true);
+  const credentials = readCredentials(config, capability.credentials, neededCredentials(def, capability.credentials), capability.id);
+  runtime.rememberSecrets(Object.values(credentials));
+  return {
+    signal,
+    toolName: input.toolName,
+    capabilityId: capability.id,
+    sessionId: input.sessionId,
+    threadId: input.threadId,
+    credentials,
+    artifacts: createArtifactAccess(runtime.store, signal),
+    log: runtime.log.child({ tool: input.toolName }),
+    limits: capability.limits,
+  };
+}
+
+function parseArgs(def: ToolDefinition, input: InvokeInput): unknown {
+  const raw = parseJsonObject(input.argsJson, "args_json");
+  for (const key of APPROVAL_KEYS) delete raw[key];
+  const parsed = def.input.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const known = Object.keys(def.input.shape);
+  const hint = parsed.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0)
+    ? ` (the tool takes: ${known.join(", ") || "no arguments"})`
+    : "";
+  throw new ToolError(`invalid arguments for ${input.toolName}: ${formatIssues(parsed.error.issues)}${hint}`);
+}
+
+async function execute(
+  def: ToolDefinition,
+  args: unknown,
+  ctx: ToolContext,
+  onProgress: InvokeOptions["onProgress"],
+): Promise<unknown> {
+  const output = def.run(args, ctx);
+  if (!isAsyncGenerator(output)) return output;
+  for (;;) {
+    const step = await output.next();
+    if (step.done) return step.value;
+    ctx.signal.throwIfAborted();
+    onProgress?.(step.value);
+  }
+}
+
+function serialize(toolName: string, result: unknown): Buffer {
+  if (result === null || typeof result !== "object" || Array.isArray(result)) {
+    throw new Error(`tool ${toolName} returned ${Array.isArray(result) ? "an array" : typeof result}, not a JSON object`);
+  }
+  const json = Buffer.from(JSON.stringify(result as ToolResult), "utf8");
+  if (json.byteLength > MAX_RESULT_BYTES) {
+    throw new ToolError(`the result of ${toolName} is too large to send (over 16 MiB); return large content as an artifact`);
+  }
+  return json;
+}
+
+function errorMessage(runtime: Runtime, toolName: string, err: unknown, signal: AbortSignal): string {
+  if (err instanceof ToolError) return err.message;
+  const reason: unknown = signal.aborted ? signal.reason : undefined;
+  if (reason instanceof TimeoutError) return reason.message;
+  if (reason instanceof ShutdownError) return `${toolName} was stopped: the capability is shutting down; try again`;
+  if (signal.aborted) return `${toolName} was cancelled by the caller`;
+  // A server fault: the details stay in our logs, the caller gets a reference to quote.
+  const ref = randomBytes(4).toString("hex");
+  runtime.log.error("tool failed", {
+    tool: toolName,
+    ref,
+    error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    stack: err instanceof Error ? err.stack : undefined,
+  });
+  return `${toolName} failed because of an internal error (reference ${ref}); the capability's logs have the details`;
+}
+
+function fail(runtime: Runtime, input: InvokeInput, started: number, error: string): InvokeOutcome {
+  runtime.log.info("tool call failed", { tool: input.toolName, ms: elapsed(started), error });
+  return { ok: false, error };
+}
+
+/** Rejects with the signal's reason as soon as it aborts, even if `work` ignores the signal. */
+function untilAborted<T>(work: Promise<T> | T, signal: AbortSignal): Promise<T> {
+  if (!(work instanceof Promise)) return Promise.resolve(work);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+      (e: unknown) => (signal.removeEventListener("abort", onAbort), reject(e)),
+    );
+  });
+}
+
+/** Aborts `controller` when any of `signals` aborts; returns the unlink function. */
+function link(controller: AbortController, signals: readonly (AbortSignal | undefined)[]): () => void {
+  const cleanups: (() => void)[] = [];
+  for (const signal of signals) {
+    if (!signal) continue;
+    if (signal.aborted) {
+      controller.abort(signal.reason);
+      break;
+    }
+    const onAbort = () => controller.abort(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    cleanups.push(() => signal.removeEventListener("abort", onAbort));
+  }
+  return () => cleanups.forEach((fn) => fn());
+}
+
+function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, void> {
+  return typeof value === "object" && value !== null && typeof (value as AsyncGenerator).next === "function" &&
+    Symbol.asyncIterator in value;
+}
+
+function elapsed(started: number): number {
+  return Math.round((performance.now() - started) * 10) / 10;
+}
+
+class TimeoutError extends Error {
+  override readonly name = "TimeoutError";
+  constructor(toolName: string, ms: number) {
+    super(`${toolName} timed out after ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`}`);
+  }
+}

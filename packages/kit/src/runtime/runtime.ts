@@ -1,0 +1,79 @@
+import { ArtifactStore } from "../artifacts/store.js";
+import type { Capability } from "../capability.js";
+import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
+
+export interface RuntimeOptions {
+  logger?: Logger;
+  logLevel?: LogLevel;
+  now?: () => number;
+}
+
+/**
+ * Everything a served capability holds at run time, independent of the transport: the capability,
+ * its artifact store, the logger, in-flight calls and the shutdown signal.
+ */
+export class Runtime {
+  readonly capability: Capability;
+  readonly store: ArtifactStore;
+  readonly log: Logger;
+  readonly #shutdown = new AbortController();
+  readonly #inFlight = new Set<Promise<unknown>>();
+  // Recently seen credential values, masked in logs; bounded so it cannot grow with users.
+  readonly #secrets = new Set<string>();
+
+  constructor(capability: Capability, options: RuntimeOptions = {}) {
+    this.capability = capability;
+    this.store = new ArtifactStore({
+      maxArtifactBytes: capability.limits.maxArtifactBytes,
+      budgetBytes: capability.limits.artifactBudgetBytes,
+      ttlMs: capability.limits.artifactTtlMs,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    this.log =
+      options.logger ??
+      createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets }, { capability: capability.id });
+  }
+
+  /** Aborted when the server starts shutting down past its grace period. */
+  get shutdownSignal(): AbortSignal {
+    return this.#shutdown.signal;
+  }
+
+  get inFlightCount(): number {
+    return this.#inFlight.size;
+  }
+
+  rememberSecrets(values: Iterable<string | undefined>): void {
+    for (const value of values) {
+      if (!value || this.#secrets.has(value)) continue;
+      if (this.#secrets.size >= 256) this.#secrets.delete(this.#secrets.values().next().value!);
+      this.#secrets.add(value);
+    }
+  }
+
+  /** Tracks a call so shutdown can wait for it. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.#inFlight.add(work);
+    const done = () => this.#inFlight.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  /** Resolves when no call is in flight (or at once). */
+  async idle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  /** Cancels every in-flight call. */
+  abortAll(): void {
+    this.#shutdown.abort(new ShutdownError());
+  }
+}
+
+/** The reason in-flight calls are cancelled at the end of the shutdown grace period. */
+export class ShutdownError extends Error {
+  override readonly name = "ShutdownError";
+  constructor() {
+    super("the capability is shutting down");
+  }
+}

@@ -1,0 +1,142 @@
+import { Server, ServerCredentials, type ChannelOptions } from "@grpc/grpc-js";
+import { CapabilityService, type CapabilityServer, type HealthResponse } from "@selu-catalogue/proto";
+import type { Capability } from "./capability.js";
+import { handleDownload, handleUpload } from "./grpc/artifact-handlers.js";
+import { handleInvoke, handleStreamInvoke } from "./grpc/invoke-handlers.js";
+import { addHealthService, addReflectionService, setServing } from "./grpc/standard-services.js";
+import { MAX_MESSAGE_BYTES } from "./limits.js";
+import { parseLogLevel, type Logger, type LogLevel } from "./log.js";
+import { Runtime } from "./runtime/runtime.js";
+
+export interface ServeOptions {
+  /** Default: $PORT, else 50051 (the port Selu dials). */
+  port?: number;
+  /** Default 0.0.0.0: Selu reaches the container from outside. */
+  host?: string;
+  logger?: Logger;
+  /** Default: $LOG_LEVEL, else info. */
+  logLevel?: LogLevel;
+  /** Exit on SIGTERM/SIGINT after draining (default true for entrypoints; tests pass false). */
+  handleSignals?: boolean;
+  /** Register grpc.health.v1 and server reflection (default true). */
+  standardServices?: boolean;
+  /** Environment to read PORT and LOG_LEVEL from (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** A running capability server. */
+export interface ServedCapability {
+  readonly port: number;
+  readonly runtime: Runtime;
+  /** Resolves when the capability's readiness check has passed. */
+  readonly ready: Promise<void>;
+  /**
+   * Stops taking calls, waits up to `graceMs` (the capability's shutdownGraceMs by default) for calls in
+   * flight, then cancels what is left and closes.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The channel options the orchestrator uses, and that we serve with: 16 MiB each way. */
+export const SERVER_OPTIONS: ChannelOptions = {
+  "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
+  "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+};
+
+/**
+ * Serves a capability over Selu's contract: all five RPCs, grpc.health.v1 and reflection.
+ *
+ * @example
+ * import capability from "./capability.js";
+ * await serve(capability);
+ */
+export async function serve(capability: Capability, options: ServeOptions = {}): Promise<ServedCapability> {
+  const env = options.env ?? process.env;
+  const runtime = new Runtime(capability, {
+    ...(options.logger ? { logger: options.logger } : {}),
+    logLevel: options.logLevel ?? parseLogLevel(env.LOG_LEVEL),
+  });
+  const { log } = runtime;
+  const server = new Server(SERVER_OPTIONS);
+  let readiness: HealthResponse = { ready: false, message: "starting" };
+  const implementation: CapabilityServer = {
+    invoke: handleInvoke(runtime),
+    streamInvoke: handleStreamInvoke(runtime),
+    healthcheck: (_call, callback) => callback(null, readiness),
+    uploadInputArtifact: handleUpload(runtime),
+    downloadOutputArtifact: handleDownload(runtime),
+  };
+  server.addService(CapabilityService, implementation);
+  const standard = options.standardServices ?? true;
+  const health = standard ? addHealthService(server) : undefined;
+  if (standard) addReflectionService(server);
+
+  const host = options.host ?? "0.0.0.0";
+  const requested = options.port ?? parsePort(env.PORT);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${requested}`, ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(new Error(`cannot listen on ${host}:${requested}: ${err.message}`)) : resolve(bound),
+    ),
+  );
+  log.info("listening", { host, port, tools: capability.tools.size });
+
+  let closing = false;
+  const ready = waitUntilReady(capability, log, () => closing).then(() => {
+    if (closing) return;
+    readiness = { ready: true, message: "ready" };
+    if (health) setServing(health, true);
+    log.info("ready");
+  });
+
+  let closed: Promise<void> | undefined;
+  const close = (graceMs = capability.limits.shutdownGraceMs) =>
+    (closed ??= (async () => {
+      closing = true;
+      readiness = { ready: false, message: "shutting down" };
+      if (health) setServing(health, false);
+      log.info("draining", { inFlight: runtime.inFlightCount, graceMs });
+      const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
+      const inTime = await Promise.race([
+        drained.then(() => true),
+        new Promise<boolean>((resolve) => setTimeout(resolve, graceMs, false).unref()),
+      ]);
+      if (!inTime) {
+        log.warn("grace period over: cancelling calls in flight", { inFlight: runtime.inFlightCount });
+        runtime.abortAll();
+        // Let cancelled calls send their "shutting down" answer before the connections close.
+        await Promise.race([runtime.idle(), new Promise((r) => setTimeout(r, 500).unref())]);
+        server.forceShutdown();
+      }
+      log.info("stopped");
+    })());
+
+  if (options.handleSignals ?? true) {
+    const onSignal = (signal: NodeJS.Signals) => {
+      log.info("signal received", { signal });
+      void close().then(() => process.exit(0));
+    };
+    process.once("SIGTERM", onSignal);
+    process.once("SIGINT", onSignal);
+  }
+  return { port, runtime, ready, close };
+}
+
+async function waitUntilReady(capability: Capability, log: Logger, stopped: () => boolean): Promise<void> {
+  if (!capability.ready) return;
+  for (let attempt = 0, delay = 200; !stopped(); attempt++, delay = Math.min(delay * 2, 5000)) {
+    try {
+      await capability.ready();
+      return;
+    } catch (err) {
+      log.warn("not ready yet", { attempt, reason: err instanceof Error ? err.message : String(err) });
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === "") return 50051;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${JSON.stringify(value)}`);
+  return port;
+}
