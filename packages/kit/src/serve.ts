@@ -81,7 +81,8 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
   log.info("listening", { host, port, tools: capability.tools.size });
 
   let closing = false;
-  const ready = waitUntilReady(capability, log, () => closing).then(() => {
+  const notReady = (reason: string) => (readiness = { ready: false, message: `starting: ${reason}` });
+  const ready = waitUntilReady(capability, log, () => closing, notReady).then(() => {
     if (closing) return;
     readiness = { ready: true, message: "ready" };
     if (health) setServing(health, true);
@@ -96,16 +97,13 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
       if (health) setServing(health, false);
       log.info("draining", { inFlight: runtime.inFlightCount, graceMs });
       const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-      const inTime = await Promise.race([
-        drained.then(() => true),
-        new Promise<boolean>((resolve) => setTimeout(resolve, graceMs, false).unref()),
-      ]);
-      if (!inTime) {
+      const within = (ms: number) =>
+        Promise.race([drained.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
+      if (!(await within(graceMs))) {
         log.warn("grace period over: cancelling calls in flight", { inFlight: runtime.inFlightCount });
         runtime.abortAll();
-        // Let cancelled calls send their "shutting down" answer before the connections close.
-        await Promise.race([runtime.idle(), new Promise((r) => setTimeout(r, 500).unref())]);
-        server.forceShutdown();
+        // Cancelled calls answer "shutting down"; give those answers a moment to reach the clients.
+        if (!(await within(1_000))) server.forceShutdown();
       }
       log.info("stopped");
     })());
@@ -121,14 +119,21 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
   return { port, runtime, ready, close };
 }
 
-async function waitUntilReady(capability: Capability, log: Logger, stopped: () => boolean): Promise<void> {
+async function waitUntilReady(
+  capability: Capability,
+  log: Logger,
+  stopped: () => boolean,
+  notReady: (reason: string) => void,
+): Promise<void> {
   if (!capability.ready) return;
   for (let attempt = 0, delay = 200; !stopped(); attempt++, delay = Math.min(delay * 2, 5000)) {
     try {
       await capability.ready();
       return;
     } catch (err) {
-      log.warn("not ready yet", { attempt, reason: err instanceof Error ? err.message : String(err) });
+      const reason = err instanceof Error ? err.message : String(err);
+      notReady(reason);
+      log.warn("not ready yet", { attempt, reason });
       await new Promise((r) => setTimeout(r, delay));
     }
   }
