@@ -1,4 +1,3 @@
-import type { CapabilityDescription } from "@selu-catalogue/manifest";
 import {
   tool,
   type CredentialSpecs,
@@ -7,6 +6,7 @@ import {
 } from "./define.js";
 import { toolJsonSchema } from "./json-schema.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import type { CapabilityDescription } from "./description.js";
 
 export interface CapabilitySpec<C extends CredentialSpecs> {
   /** The manifest id: lowercase letters, digits and hyphens (it prefixes tool names and names containers). */

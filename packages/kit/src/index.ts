@@ -14,6 +14,7 @@ export { SERVER_OPTIONS, serve } from "./serve.js";
 export { formatIssues, formatPath } from "./validation.js";
 
 export type { Capability, CapabilitySpec } from "./capability.js";
+export type { CapabilityDescription, CredentialDescription, ToolDescription } from "./description.js";
 export type {
   CredentialSpec,
   CredentialSpecs,

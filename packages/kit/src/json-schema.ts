@@ -2,7 +2,7 @@ import { z } from "zod";
 
 // Schemas whose advertised JSON Schema differs from what arrives at run time (attachments: the model
 // sends artifact_id, the orchestrator rewrites it to capability_artifact_id before we see it).
-const advertised = new WeakMap<z.ZodType, Record<string, unknown>>();
+const advertised = new WeakMap<z.core.$ZodType, Record<string, unknown>>();
 
 /** Advertises `json` for `schema` in tool JSON Schemas while validating with `schema` at run time. */
 export function advertiseAs<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
@@ -21,7 +21,7 @@ export function toolJsonSchema(input: z.ZodObject): Record<string, unknown> {
     unrepresentable: "throw",
     reused: "inline",
     override(ctx) {
-      const replacement = advertised.get(ctx.zodSchema as z.ZodType);
+      const replacement = advertised.get(ctx.zodSchema);
       if (!replacement) return;
       for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[key];
       Object.assign(ctx.jsonSchema, structuredClone(replacement));

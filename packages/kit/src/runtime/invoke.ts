@@ -87,7 +87,8 @@ function prepare(runtime: Runtime, def: ToolDefinition, input: InvokeInput, sign
     capabilityId: capability.id,
     sessionId: input.sessionId,
     threadId: input.threadId,
-    credentials,
+    // Needed credentials were checked above; a tool narrowing `needs` reads the others as optional.
+    credentials: credentials as ToolContext["credentials"],
     artifacts: createArtifactAccess(runtime.store, signal),
     log: runtime.log.child({ tool: input.toolName }),
     limits: capability.limits,
