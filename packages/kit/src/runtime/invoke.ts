@@ -81,6 +81,7 @@ function prepare(runtime: Runtime, def: ToolDefinition, input: InvokeInput, sign
   const config = parseJsonObject(input.configJson, "config_json", true);
   const credentials = readCredentials(config, capability.credentials, neededCredentials(def, capability.credentials), capability.id);
   runtime.rememberSecrets(Object.values(credentials));
+  let log: ToolContext["log"] | undefined;
   return {
     signal,
     toolName: input.toolName,
@@ -90,7 +91,10 @@ function prepare(runtime: Runtime, def: ToolDefinition, input: InvokeInput, sign
     // Needed credentials were checked above; a tool narrowing `needs` reads the others as optional.
     credentials: credentials as ToolContext["credentials"],
     artifacts: createArtifactAccess(runtime.store, signal),
-    log: runtime.log.child({ tool: input.toolName }),
+    // Made on first use: most calls never log, and this is the per-call hot path.
+    get log() {
+      return (log ??= runtime.log.child({ tool: input.toolName }));
+    },
     limits: capability.limits,
   };
 }
