@@ -1,0 +1,72 @@
+import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { CapabilityClient, type ArtifactChunk, type InvokeRequest, type InvokeResponse } from "@selu-catalogue/proto";
+
+/** What the Selu orchestrator dials with: 16 MiB each way. */
+const CHANNEL_OPTIONS = {
+  "grpc.max_receive_message_length": 16 * 1024 * 1024,
+  "grpc.max_send_message_length": 16 * 1024 * 1024,
+};
+/** Selu's per-RPC deadline. */
+export const RPC_DEADLINE_MS = 120_000;
+/** Selu's upload chunk size. */
+export const UPLOAD_CHUNK_BYTES = 256 * 1024;
+
+export function connect(address: string): CapabilityClient {
+  return new CapabilityClient(address, credentials.createInsecure(), CHANNEL_OPTIONS);
+}
+
+const deadline = (ms = RPC_DEADLINE_MS) => ({ deadline: Date.now() + ms });
+
+export function healthcheck(client: CapabilityClient, timeoutMs = 1_000): Promise<boolean> {
+  return new Promise((resolve) =>
+    client.healthcheck({}, new Metadata(), deadline(timeoutMs), (err, res) => resolve(!err && res?.ready === true)),
+  );
+}
+
+export function invoke(client: CapabilityClient, request: InvokeRequest): Promise<InvokeResponse> {
+  return new Promise((resolve, reject) =>
+    client.invoke(request, new Metadata(), deadline(), (err: ServiceError | null, res?: InvokeResponse) => (err ? reject(err) : resolve(res!))),
+  );
+}
+
+/** Uploads as Selu does: 256 KiB chunks, filename/MIME on the first only, an empty file as one empty chunk. */
+export function upload(client: CapabilityClient, bytes: Buffer, filename: string, mimeType: string) {
+  return new Promise<{ capabilityArtifactId: string; sizeBytes: number; error: string }>((resolve, reject) => {
+    const stream = client.uploadInputArtifact(deadline(), (err, res) => (err ? reject(err) : resolve(res!)));
+    let offset = 0;
+    do {
+      const first = offset === 0;
+      stream.write({ filename: first ? filename : "", mimeType: first ? mimeType : "", data: bytes.subarray(offset, offset + UPLOAD_CHUNK_BYTES) });
+      offset += UPLOAD_CHUNK_BYTES;
+    } while (offset < bytes.byteLength);
+    stream.end();
+  });
+}
+
+/** Downloads as Selu does: concatenates until `done` or end of stream; an error chunk fails it. */
+export function download(client: CapabilityClient, id: string): Promise<{ bytes: Buffer; chunks: number } | { error: string }> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let settled = false;
+    const stream = client.downloadOutputArtifact({ capabilityArtifactId: id }, deadline());
+    const finish = (value: { bytes: Buffer; chunks: number } | { error: string }) => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+    };
+    stream.on("data", (chunk: ArtifactChunk) => {
+      if (chunk.error) {
+        finish({ error: chunk.error });
+        stream.cancel();
+        return;
+      }
+      parts.push(chunk.data);
+      if (chunk.done) {
+        finish({ bytes: Buffer.concat(parts), chunks: parts.length });
+        stream.cancel();
+      }
+    });
+    stream.on("end", () => finish({ bytes: Buffer.concat(parts), chunks: parts.length }));
+    stream.on("error", (err: ServiceError) => (settled ? undefined : err.code === 1 ? undefined : reject(err)));
+  });
+}

@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "./free-port.js";
+
+export interface StartOptions {
+  /** Extra environment (proxy variables, CA for tests); PORT is set by us. */
+  env?: Record<string, string>;
+  /** Wrap the command, e.g. to run it under bubblewrap as uid 1000. */
+  wrap?: (command: string[]) => string[];
+  /** Receives each stdout line (JSON logs). */
+  onLog?: (line: string) => void;
+}
+
+/** A capability running its production entrypoint in a child process. */
+export interface CapabilityProcess {
+  readonly address: string;
+  readonly port: number;
+  readonly child: ChildProcess;
+  /** Everything it wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM, then the exit code (SIGKILL after `timeoutMs`). */
+  stop(timeoutMs?: number): Promise<number | null>;
+}
+
+/**
+ * Starts `capabilities/<dir>`'s `start` script (the same command the Dockerfile runs) on a free
+ * loopback-reachable port. The script is run by `sh -c exec`, so signals reach node itself.
+ */
+export async function startCapabilityProcess(dir: string, options: StartOptions = {}): Promise<CapabilityProcess> {
+  const start = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: { start?: string } }).scripts?.start;
+  if (!start) throw new Error(`${dir}/package.json has no start script`);
+  const port = await freePort();
+  const command = ["sh", "-c", `exec ${start}`];
+  const [file, ...args] = options.wrap ? options.wrap(command) : command;
+  const child = spawn(file!, args, {
+    cwd: dir,
+    env: { ...process.env, LOG_LEVEL: "info", ...options.env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let pending = "";
+  child.stdout!.on("data", (data: Buffer) => {
+    const text = data.toString("utf8");
+    output += text;
+    pending += text;
+    const lines = pending.split("\n");
+    pending = lines.pop()!;
+    for (const line of lines) options.onLog?.(line);
+  });
+  child.stderr!.on("data", (data: Buffer) => (output += data.toString("utf8")));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return {
+    address: `127.0.0.1:${port}`,
+    port,
+    child,
+    output: () => output,
+    async stop(timeoutMs = 15_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
