@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { ArtifactAccess } from "./artifacts/access.js";
+import type { HttpClient } from "./egress/http-types.js";
+import type { Egress } from "./runtime/egress.js";
 import type { Limits } from "./limits.js";
 import type { Logger } from "./log.js";
 
@@ -36,6 +38,13 @@ export interface ToolContext<C extends CredentialSpecs = CredentialSpecs> {
   readonly artifacts: ArtifactAccess;
   readonly log: Logger;
   readonly limits: Readonly<Limits>;
+  /**
+   * Outbound HTTP through Selu's egress proxy, with the capability's timeouts, response cap and the SSRF
+   * guard. Pass `signal` with every request.
+   */
+  readonly http: HttpClient;
+  /** A TCP/TLS connection through Selu's egress proxy, for protocols other than HTTP (SMTP, IMAP). */
+  readonly openTunnel: Egress["openTunnel"];
 }
 
 /** A tool's result: a JSON object. Put artifacts under `artifact` or `artifacts`, as Selu reads them. */

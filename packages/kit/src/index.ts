@@ -35,4 +35,6 @@ export type { Limits } from "./limits.js";
 export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from "./log.js";
 export type { InvokeInput, InvokeOptions, InvokeOutcome } from "./runtime/invoke.js";
 export type { RuntimeOptions } from "./runtime/runtime.js";
+export type { Egress, EgressSettings, TunnelRequest } from "./runtime/egress.js";
+export type { HttpClient } from "./egress/http-types.js";
 export type { ServedCapability, ServeOptions } from "./serve.js";

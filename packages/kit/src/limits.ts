@@ -10,6 +10,10 @@ export interface Limits {
   toolTimeoutMs: number;
   /** How long SIGTERM waits for in-flight calls before cancelling them, in ms. */
   shutdownGraceMs: number;
+  /** Outbound HTTP response bodies larger than this are refused while reading, in bytes. */
+  httpMaxResponseBytes: number;
+  /** Outbound connect (also tunnels), response-head and whole-body time limits, in ms. */
+  httpTimeouts: { connectMs: number; headersMs: number; bodyMs: number };
 }
 
 /** gRPC message bound of the Selu orchestrator, each way. */
@@ -24,6 +28,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   artifactTtlMs: 6 * 60 * 60 * 1000,
   toolTimeoutMs: 110_000,
   shutdownGraceMs: 10_000,
+  httpMaxResponseBytes: 5 * 1024 * 1024,
+  httpTimeouts: Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 }),
 });
 
 /** Formats a byte count for messages people read ("5 MiB", "512 KiB", "37 bytes"). */

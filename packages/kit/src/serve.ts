@@ -4,7 +4,9 @@ import type { Capability } from "./capability.js";
 import { handleDownload, handleUpload } from "./grpc/artifact-handlers.js";
 import { handleInvoke, handleStreamInvoke } from "./grpc/invoke-handlers.js";
 import { addHealthService, addReflectionService, setServing } from "./grpc/standard-services.js";
+import { proxyFromEnv } from "./egress/proxy-config.js";
 import { MAX_MESSAGE_BYTES } from "./limits.js";
+import type { EgressSettings } from "./runtime/egress.js";
 import { parseLogLevel, type Logger, type LogLevel } from "./log.js";
 import { Runtime } from "./runtime/runtime.js";
 
@@ -20,7 +22,9 @@ export interface ServeOptions {
   handleSignals?: boolean;
   /** Register grpc.health.v1 and server reflection (default true). */
   standardServices?: boolean;
-  /** Environment to read PORT and LOG_LEVEL from (default process.env). */
+  /** Outbound settings; default: the proxy from HTTPS_PROXY/HTTP_PROXY (either case). */
+  egress?: EgressSettings;
+  /** Environment to read PORT, LOG_LEVEL and the proxy from (default process.env). */
   env?: Record<string, string | undefined>;
 }
 
@@ -55,6 +59,7 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
   const runtime = new Runtime(capability, {
     ...(options.logger ? { logger: options.logger } : {}),
     logLevel: options.logLevel ?? parseLogLevel(env.LOG_LEVEL),
+    egress: options.egress ?? { proxy: proxyFromEnv(env) },
   });
   const { log } = runtime;
   const server = new Server(SERVER_OPTIONS);
@@ -78,7 +83,7 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
       err ? reject(new Error(`cannot listen on ${host}:${requested}: ${err.message}`)) : resolve(bound),
     ),
   );
-  log.info("listening", { host, port, tools: capability.tools.size });
+  log.info("listening", { host, port, tools: capability.tools.size, proxy: runtime.egress.proxyUrl ?? "none" });
 
   let closing = false;
   const notReady = (reason: string) => (readiness = { ready: false, message: `starting: ${reason}` });
@@ -105,6 +110,7 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
         // Cancelled calls answer "shutting down"; give those answers a moment to reach the clients.
         if (!(await within(1_000))) server.forceShutdown();
       }
+      await runtime.egress.http.close();
       log.info("stopped");
     })());
 

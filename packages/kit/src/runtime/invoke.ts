@@ -96,6 +96,8 @@ function prepare(runtime: Runtime, def: ToolDefinition, input: InvokeInput, sign
       return (log ??= runtime.log.child({ tool: input.toolName }));
     },
     limits: capability.limits,
+    http: runtime.egress.http,
+    openTunnel: (host, port, request) => runtime.egress.openTunnel(host, port, { signal, ...request }),
   };
 }
 

@@ -1,10 +1,12 @@
 import { ArtifactStore } from "../artifacts/store.js";
 import type { Capability } from "../capability.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
+import { Egress, type EgressSettings } from "./egress.js";
 
 export interface RuntimeOptions {
   logger?: Logger;
   logLevel?: LogLevel;
+  egress?: EgressSettings;
   now?: () => number;
 }
 
@@ -16,6 +18,7 @@ export class Runtime {
   readonly capability: Capability;
   readonly store: ArtifactStore;
   readonly log: Logger;
+  readonly egress: Egress;
   readonly #shutdown = new AbortController();
   readonly #inFlight = new Set<Promise<unknown>>();
   // Recently seen credential values, masked in logs; bounded so it cannot grow with users.
@@ -32,6 +35,7 @@ export class Runtime {
     this.log =
       options.logger ??
       createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets }, { capability: capability.id });
+    this.egress = new Egress(options.egress ?? {}, capability.limits);
   }
 
   /** Aborted when the server starts shutting down past its grace period. */
