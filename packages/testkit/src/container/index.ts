@@ -1,0 +1,3 @@
+export { hasBubblewrap, sandboxCommand } from "./sandbox.js";
+export { peakRssMiB } from "./peak-rss.js";
+export type { ContainerLimits } from "./sandbox.js";
