@@ -3,3 +3,4 @@ export * from "./orchestrator/index.js";
 export * from "./process/index.js";
 export * from "./proxy/index.js";
 export * from "./tls/index.js";
+export * from "./container/index.js";

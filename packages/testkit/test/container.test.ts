@@ -57,23 +57,12 @@ describe("container constraints (bubblewrap)", () => {
   });
 });
 
-import { readFileSync, readdirSync } from "node:fs";
-/** uid and open-file limit of the node process inside the sandbox. */
+import { readFileSync } from "node:fs";
+import { serverProcess } from "../src/process/index.js";
+/** uid (inside its user namespace: the host sees the mapped one) and open-file limit of the server. */
 function readStatus(rootPid: number): { uid: string; nofile: string } {
-  const queue = [rootPid];
-  for (let i = 0; i < queue.length; i++) {
-    const pid = queue[i]!;
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-    if (cmdline.startsWith("node")) {
-      // The uid the process sees inside its user namespace (the host sees the mapped one).
-      const uid = readFileSync(`/proc/${pid}/uid_map`, "utf8").trim().split(/\s+/)[0]!;
-      const nofile = /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))![1]!;
-      return { uid, nofile };
-    }
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
-      if (children) queue.push(...children.split(/\s+/).map(Number));
-    }
-  }
-  throw new Error("node process not found");
+  const pid = serverProcess(rootPid);
+  const uid = readFileSync(`/proc/${pid}/uid_map`, "utf8").trim().split(/\s+/)[0]!;
+  const nofile = /Max open files\s+(\d+)/.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))![1]!;
+  return { uid, nofile };
 }

@@ -1,4 +1,5 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { processTree } from "../process/process-tree.js";
 
 /**
  * Peak resident memory (VmHWM) of a process tree in MiB, read from /proc: the highest of the root and
@@ -6,7 +7,7 @@ import { readFileSync, readdirSync } from "node:fs";
  */
 export function peakRssMiB(rootPid: number): number {
   let peak = 0;
-  for (const pid of descendants(rootPid)) {
+  for (const pid of processTree(rootPid)) {
     try {
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
       const match = /VmHWM:\s+(\d+) kB/.exec(status);
@@ -16,20 +17,4 @@ export function peakRssMiB(rootPid: number): number {
     }
   }
   return Math.round(peak * 10) / 10;
-}
-
-function descendants(root: number): number[] {
-  const out = [root];
-  for (let i = 0; i < out.length; i++) {
-    const pid = out[i]!;
-    try {
-      for (const task of readdirSync(`/proc/${pid}/task`)) {
-        const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
-        if (children) out.push(...children.split(/\s+/).map(Number));
-      }
-    } catch {
-      // Gone already.
-    }
-  }
-  return out;
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "./free-port.js";
+import { serverProcess } from "./process-tree.js";
 
 export interface StartOptions {
   /** Extra environment (proxy variables, CA for tests); PORT is set by us. */
@@ -19,7 +20,7 @@ export interface CapabilityProcess {
   readonly child: ChildProcess;
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
-  /** SIGTERM, then the exit code (SIGKILL after `timeoutMs`). */
+  /** SIGTERM to the server process, then the exit code (SIGKILL after `timeoutMs`). */
   stop(timeoutMs?: number): Promise<number | null>;
 }
 
@@ -57,7 +58,7 @@ export async function startCapabilityProcess(dir: string, options: StartOptions 
     output: () => output,
     async stop(timeoutMs = 15_000) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill("SIGTERM");
+      process.kill(serverProcess(child.pid!), "SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
       const code = await exited;
       clearTimeout(timer);

@@ -1,0 +1,80 @@
+/** One Dockerfile instruction with its line number (continuation lines joined). */
+interface Instruction {
+  line: number;
+  keyword: string;
+  args: string;
+}
+
+export interface DockerfileExpectations {
+  /** The package's start script, e.g. `node --max-old-space-size=64 dist/main.js`. */
+  startScript: string;
+  /** The manifest uses /workspace (filesystem: workspace). */
+  workspace?: boolean;
+  /** The manifest enables /cache. */
+  cache?: boolean;
+}
+
+/**
+ * Checks a capability's Dockerfile against what Selu's runner needs and our conventions: multi-stage,
+ * every base image pinned to an exact version or digest, a non-root USER (1000) in the final stage,
+ * EXPOSE 50051, an exec-form CMD equal to the start script, and /workspace and /cache created and owned
+ * by 1000 where the manifest uses them. Returns one message per problem.
+ */
+export function checkDockerfile(text: string, expect: DockerfileExpectations): string[] {
+  const instructions = parse(text);
+  const problems: string[] = [];
+  const froms = instructions.filter((i) => i.keyword === "FROM");
+  if (froms.length < 2) problems.push("Dockerfile: use a multi-stage build (a build stage, then a slim runtime stage)");
+  const stageNames = new Set(froms.map((f) => /\bAS\s+(\S+)/i.exec(f.args)?.[1]?.toLowerCase()).filter(Boolean));
+  for (const from of froms) {
+    const image = from.args.replace(/--platform=\S+\s+/, "").split(/\s+/)[0] ?? "";
+    if (stageNames.has(image.toLowerCase())) continue;
+    if (!isPinned(image)) problems.push(`Dockerfile:${from.line}: pin the base image to an exact version or digest (got ${image})`);
+  }
+  const lastFrom = froms.at(-1);
+  const final = lastFrom ? instructions.filter((i) => i.line > lastFrom.line) : instructions;
+  const user = final.filter((i) => i.keyword === "USER").at(-1);
+  if (!user || !/^1000(:1000)?$/.test(user.args.trim())) problems.push("Dockerfile: the final stage must set USER 1000:1000 (Selu runs as uid 1000)");
+  if (!final.some((i) => i.keyword === "EXPOSE" && i.args.split(/\s+/).includes("50051"))) problems.push("Dockerfile: EXPOSE 50051 (the port Selu dials)");
+  const cmd = final.filter((i) => i.keyword === "CMD").at(-1);
+  const expected = expect.startScript.trim().split(/\s+/);
+  let actual: unknown;
+  try {
+    actual = cmd ? JSON.parse(cmd.args) : undefined;
+  } catch {
+    actual = undefined;
+  }
+  if (!Array.isArray(actual)) problems.push("Dockerfile: CMD must be in exec form (a JSON array) so SIGTERM reaches node");
+  else if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    problems.push(`Dockerfile: CMD ${JSON.stringify(actual)} differs from the start script ${JSON.stringify(expected)}`);
+  }
+  const runs = final.filter((i) => i.keyword === "RUN").map((i) => i.args).join("\n");
+  for (const [needed, dir] of [[expect.workspace, "/workspace"], [expect.cache, "/cache"]] as const) {
+    if (!needed) continue;
+    if (!runs.includes(dir) || !new RegExp(`chown[^\\n]*1000(:1000)?[^\\n]*${dir}`).test(runs)) {
+      problems.push(`Dockerfile: create ${dir} owned by 1000:1000 in the final stage (the manifest uses it)`);
+    }
+  }
+  return problems;
+}
+
+function isPinned(image: string): boolean {
+  if (/@sha256:[0-9a-f]{64}$/.test(image)) return true;
+  const tag = /:([^/:@]+)$/.exec(image)?.[1];
+  // An exact version: at least major.minor.patch (node:24.21.0-bookworm-slim), never latest or node:24.
+  return tag !== undefined && /^v?\d+\.\d+\.\d+/.test(tag);
+}
+
+function parse(text: string): Instruction[] {
+  const out: Instruction[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const start = i;
+    let line = lines[i]!;
+    if (/^\s*(#|$)/.test(line)) continue;
+    while (line.trimEnd().endsWith("\\") && i + 1 < lines.length) line = line.trimEnd().slice(0, -1) + " " + lines[++i]!.trim();
+    const match = /^\s*(\w+)\s+(.*)$/.exec(line);
+    if (match) out.push({ line: start + 1, keyword: match[1]!.toUpperCase(), args: match[2]!.trim() });
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { peakRssMiB, sandboxCommand } from "../container/index.js";
+import { connect, download, healthcheck, invoke, upload } from "../orchestrator/grpc-calls.js";
+import { startCapabilityProcess, type CapabilityProcess } from "../process/index.js";
+import { checkDockerfile } from "./dockerfile.js";
+import { wrongValueFor } from "./wrong-values.js";
+
+interface Description {
+  id: string;
+  tools: { name: string; input_schema: { properties?: Record<string, unknown>; required?: string[] } }[];
+}
+
+export interface ConformanceOptions {
+  /** The capability's directory (capabilities/<id>). */
+  dir: string;
+  /** Memory limit to hold the server to, in MiB (the manifest's max_memory_mb; default 128). */
+  maxMemoryMb?: number;
+  /** Per-file artifact cap the capability enforces, in bytes (default 5 MiB). */
+  maxArtifactBytes?: number;
+  /** Extra environment for the process (credentials never go here: they arrive in config_json). */
+  env?: Record<string, string>;
+}
+
+/**
+ * The checks every capability passes, as one call inside a test file:
+ * `conformance({ dir: fileURLToPath(new URL("..", import.meta.url)) })`. Starts the production
+ * entrypoint under Selu's container constraints and checks the Dockerfile, readiness within 2 s, argument
+ * validation of every tool, unknown tool, oversized upload, unknown artifact id, concurrent calls, memory
+ * and SIGTERM draining.
+ */
+export function conformance(options: ConformanceOptions): void {
+  const { dir } = options;
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: { start: string } };
+  let description: Description;
+  let proc: CapabilityProcess;
+  let client: ReturnType<typeof connect>;
+  let readyMs = 0;
+  const call = (tool: string, args: unknown) =>
+    invoke(client, {
+      toolName: tool,
+      argsJson: Buffer.from(JSON.stringify(args)),
+      configJson: Buffer.from("{}"),
+      sessionId: "conformance",
+      capabilityId: description.id,
+      threadId: "",
+    });
+
+  describe(`conformance: ${dir.split("/").filter(Boolean).at(-1)}`, () => {
+    beforeAll(async () => {
+      const mod = (await import(pathToFileURL(join(dir, "dist/capability.js")).href)) as { default: { describe(): Description } };
+      description = mod.default.describe();
+      const started = Date.now();
+      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd), ...(options.env ? { env: options.env } : {}) });
+      client = connect(proc.address);
+      while (!(await healthcheck(client, 200))) {
+        if (Date.now() - started > 30_000) throw new Error(`not ready within 30 s:\n${proc.output()}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      readyMs = Date.now() - started;
+    }, 40_000);
+    afterAll(async () => {
+      client?.close();
+      await proc?.stop();
+    });
+
+    it("has a Dockerfile Selu's runner can run, whose CMD is the start script", () => {
+      expect(checkDockerfile(readFileSync(join(dir, "Dockerfile"), "utf8"), { startScript: pkg.scripts.start })).toEqual([]);
+    });
+
+    it("is ready within 2 s under the container constraints", () => {
+      expect(readyMs).toBeLessThan(2_000);
+    });
+
+    it("names the tools it has when asked for an unknown one", async () => {
+      const res = await call("no_such_tool", {});
+      expect(res.error).toContain('unknown tool "no_such_tool"');
+      for (const t of description.tools) expect(res.error).toContain(t.name);
+    });
+
+    it("refuses {} and wrong types in every tool's arguments, naming the field", async () => {
+      for (const t of description.tools) {
+        const required = t.input_schema.required ?? [];
+        if (required.length > 0) {
+          const res = await call(t.name, {});
+          expect(res.error, t.name).toContain(required[0]);
+        }
+        for (const [field, schema] of Object.entries(t.input_schema.properties ?? {})) {
+          const wrong = wrongValueFor(schema);
+          if (wrong === undefined) continue;
+          const res = await call(t.name, { [field]: wrong });
+          expect(res.error, `${t.name}.${field}`).toContain(field);
+        }
+      }
+    });
+
+    it("refuses an upload over its per-file limit with the limit in words", async () => {
+      const cap = options.maxArtifactBytes ?? 5 * 1024 * 1024;
+      const res = await upload(client, Buffer.alloc(cap + 1), "too-big.bin", "application/octet-stream");
+      expect(res.error).toMatch(/larger than .*limit/);
+    });
+
+    it("answers an error chunk for an unknown artifact id", async () => {
+      const res = await download(client, "0".repeat(32));
+      expect("error" in res && res.error).toMatch(/unknown or expired artifact id/);
+    });
+
+    it("answers concurrent calls", async () => {
+      const results = await Promise.all(Array.from({ length: 32 }, () => call("no_such_tool", {})));
+      expect(results.every((r) => r.error.startsWith("unknown tool"))).toBe(true);
+    });
+
+    it("stays under its memory limit", () => {
+      expect(peakRssMiB(proc.child.pid!)).toBeLessThan(options.maxMemoryMb ?? 128);
+    });
+
+    it("drains and exits 0 on SIGTERM", async () => {
+      expect(await proc.stop()).toBe(0);
+    });
+  });
+}
