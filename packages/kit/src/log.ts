@@ -30,7 +30,7 @@ export interface JsonLoggerOptions {
  */
 export function createJsonLogger(options: JsonLoggerOptions = {}, base: LogFields = {}): Logger {
   const min = ORDER[options.level ?? "info"];
-  const write = options.write ?? ((line: string) => void process.stdout.write(line));
+  const write = options.write ?? writeStdout;
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
     if (ORDER[level] < min) return;
     const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields });
@@ -43,6 +43,16 @@ export function createJsonLogger(options: JsonLoggerOptions = {}, base: LogField
     error: (msg, fields) => emit("error", msg, fields),
     child: (fields) => createJsonLogger(options, { ...base, ...fields }),
   };
+}
+
+let stdoutGuarded = false;
+function writeStdout(line: string): void {
+  // A closed stdout (EPIPE when a log reader goes away) must not crash the server: drop the lines.
+  if (!stdoutGuarded) {
+    stdoutGuarded = true;
+    process.stdout.on("error", () => {});
+  }
+  process.stdout.write(line);
 }
 
 function redact(line: string, secrets: JsonLoggerOptions["secrets"]): string {

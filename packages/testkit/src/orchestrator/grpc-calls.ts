@@ -5,6 +5,9 @@ import { CapabilityClient, type ArtifactChunk, type InvokeRequest, type InvokeRe
 const CHANNEL_OPTIONS = {
   "grpc.max_receive_message_length": 16 * 1024 * 1024,
   "grpc.max_send_message_length": 16 * 1024 * 1024,
+  // Selu polls readiness every 200 ms; grpc-js's default 1 s reconnect backoff would hide a fast start.
+  "grpc.initial_reconnect_backoff_ms": 100,
+  "grpc.max_reconnect_backoff_ms": 200,
 };
 /** Selu's per-RPC deadline. */
 export const RPC_DEADLINE_MS = 120_000;
