@@ -8,6 +8,8 @@ export interface ContainerLimits {
   tmpBytes?: number;
   /** Open-file limit; Selu sets nofile 256. */
   nofile?: number;
+  /** Host files or directories under /tmp to show read-only at the same path (a test CA file). */
+  readOnly?: readonly string[];
 }
 
 /** True when bubblewrap is installed (scripts/install-test-deps.sh installs it). */
@@ -38,6 +40,7 @@ export function sandboxCommand(command: readonly string[], limits: ContainerLimi
     "--die-with-parent",
   ];
   for (const dir of limits.writable ?? []) args.push("--bind", dir.host, dir.path);
+  for (const path of limits.readOnly ?? []) args.push("--ro-bind", path, path);
   const quoted = command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
   args.push("--", "sh", "-c", `ulimit -n ${limits.nofile ?? 256} && exec ${quoted}`);
   return args;
