@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { checkManifestAgainstCode, loadManifest } from "@selu-catalogue/manifest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { peakRssMiB, sandboxCommand } from "../container/index.js";
 import { connect, download, healthcheck, invoke, upload } from "../orchestrator/grpc-calls.js";
@@ -64,6 +65,13 @@ export function conformance(options: ConformanceOptions): void {
     afterAll(async () => {
       client?.close();
       await proc?.stop();
+    });
+
+    it("has a manifest valid under Selu's rules, without unknown keys, equal to the code", () => {
+      const { manifest, problems } = loadManifest(join(dir, "manifest.yaml"));
+      expect(problems).toEqual([]);
+      expect(manifest!.id).toBe(dir.split("/").filter(Boolean).at(-1));
+      expect(checkManifestAgainstCode(manifest!, description as never)).toEqual([]);
     });
 
     it("has a Dockerfile Selu's runner can run, whose CMD is the start script", () => {
