@@ -1,4 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** What the Selu runner imposes on a capability container, as far as this machine can reproduce it. */
 export interface ContainerLimits {
@@ -40,8 +43,18 @@ export function sandboxCommand(command: readonly string[], limits: ContainerLimi
     "--die-with-parent",
   ];
   for (const dir of limits.writable ?? []) args.push("--bind", dir.host, dir.path);
+  // A checkout under /tmp (CI clones) would vanish under the container's own /tmp: show it read-only.
+  const root = workspaceRoot();
+  if (root.startsWith("/tmp/")) args.push("--ro-bind", root, root);
   for (const path of limits.readOnly ?? []) args.push("--ro-bind", path, path);
   const quoted = command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
   args.push("--", "sh", "-c", `ulimit -n ${limits.nofile ?? 256} && exec ${quoted}`);
   return args;
+}
+
+/** The monorepo's root: the nearest ancestor of this module with a pnpm-workspace.yaml. */
+function workspaceRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "pnpm-workspace.yaml")) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
 }
