@@ -17,8 +17,6 @@ interface Description {
 export interface ConformanceOptions {
   /** The capability's directory (capabilities/<id>). */
   dir: string;
-  /** Memory limit to hold the server to, in MiB (the manifest's max_memory_mb; default 128). */
-  maxMemoryMb?: number;
   /** Per-file artifact cap the capability enforces, in bytes (default 5 MiB). */
   maxArtifactBytes?: number;
   /** Extra environment for the process (credentials never go here: they arrive in config_json). */
@@ -120,8 +118,9 @@ export function conformance(options: ConformanceOptions): void {
       expect(results.every((r) => r.error.startsWith("unknown tool"))).toBe(true);
     });
 
-    it("stays under its memory limit", () => {
-      expect(peakRssMiB(proc.child.pid!)).toBeLessThan(options.maxMemoryMb ?? 128);
+    it("stays under the manifest's memory limit", () => {
+      const limit = loadManifest(join(dir, "manifest.yaml")).manifest?.resources.max_memory_mb ?? 128;
+      expect(peakRssMiB(proc.child.pid!)).toBeLessThan(limit);
     });
 
     it("drains and exits 0 on SIGTERM", async () => {
