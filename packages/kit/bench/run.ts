@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { CapabilityClient } from "@selu-catalogue/proto";
 import { buildChildren, freePort, OUT_DIR, ServerChild, type ServerKind } from "./children.ts";
 import { nodeFlags } from "./flags.ts";
+import { foreignShare, sampleHost } from "./host.ts";
 import { connect, download, invoke, invokeRequest, latency, pollReady, throughput, upload } from "./load.ts";
 import type { Report } from "./protocol.ts";
 import { fmt, median, MiB, percentile, sum, table } from "./stats.ts";
@@ -30,6 +31,8 @@ const P = {
 };
 const KINDS: readonly ServerKind[] = ["kit", "bare"];
 const GOAL_RSS_MIB = 96;
+/** Above this share of the host's CPU used by other processes during the rounds, a warning is printed. */
+const BUSY_HOST_WARNING = 0.05;
 
 interface Round {
   latencyUs: number[];
@@ -144,11 +147,21 @@ async function main(): Promise<void> {
   for (const kind of KINDS) await warmUp(servers[kind].client);
 
   const rounds: Record<ServerKind, Round[]> = { kit: [], bare: [] };
+  const ownCpu = async () => {
+    const own = process.cpuUsage();
+    let us = own.user + own.system;
+    for (const kind of KINDS) us += cpuUs(await servers[kind].child.report());
+    return us / 1e6;
+  };
+  const cpuBefore = await ownCpu();
+  const hostBefore = sampleHost();
   for (let r = 0; r < P.rounds; r++) {
     for (const kind of r % 2 === 0 ? KINDS : [...KINDS].reverse()) {
       rounds[kind].push(await round(servers[kind].child, servers[kind].client));
     }
   }
+  const hostAfter = sampleHost();
+  const foreign = foreignShare(hostBefore, hostAfter, (await ownCpu()) - cpuBefore);
 
   const final = {} as Record<ServerKind, { report: Report; vmHwm: number }>;
   for (const kind of KINDS) {
@@ -233,6 +246,12 @@ async function main(): Promise<void> {
     `measured: ${P.rounds} rounds per server (medians), ${kit.latencySamples} sequential calls for latency, ` +
       `${P.phaseMs} ms per rate phase, ${P.transfers} x 5 MiB per transfer phase; total ${seconds.toFixed(1)} s`,
   );
+  const hostNote = `host: other processes used ${(foreign * 100).toFixed(0)}% of the ${cpus().length} CPUs during the measured rounds`;
+  console.log(
+    foreign > BUSY_HOST_WARNING
+      ? `WARNING: ${hostNote}; rates, latencies and spawn times are unreliable (CPU per call much less so): rerun on a quiet host`
+      : hostNote,
+  );
   const notes = KINDS.flatMap((kind) => [...new Set(servers[kind].child.stderr)].map((line) => `${kind} child ${line}`));
   if (notes.length > 0) console.log(`child output:\n  ${notes.slice(0, 20).join("\n  ")}`);
   console.log(failed.length === 0 ? "RESULT: all goals pass" : `RESULT: FAIL (${failed.map((r) => r.metric).join("; ")})`);
@@ -244,6 +263,7 @@ async function main(): Promise<void> {
     serverNodeFlags: flags,
     parameters: P,
     durationSeconds: seconds,
+    foreignCpuShare: foreign,
     rows: rows.map(({ metric, kit: k, bare: b, ratio, goal, pass }) => ({ metric, kit: k, bare: b, ratio, goal, pass: pass ?? null })),
     pass: failed.length === 0,
     kit,
