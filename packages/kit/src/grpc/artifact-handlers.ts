@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { ServerReadableStream, ServerWritableStream, sendUnaryData } from "@grpc/grpc-js";
 import type {
   ArtifactChunk,
@@ -104,10 +103,23 @@ async function stream(runtime: Runtime, call: ServerWritableStream<DownloadOutpu
       error: "",
     });
     first = false;
-    if (!ok) await Promise.race([once(call, "drain"), once(call, "cancelled")]);
+    if (!ok) await drainOrCancel(call);
   }
   if (first) call.write({ data: EMPTY, filename: item.filename, mimeType: item.mimeType, done: true, error: "" });
   call.end();
+}
+
+/** Waits for room to write or for cancellation, leaving no listener behind. */
+function drainOrCancel(call: ServerWritableStream<DownloadOutputArtifactRequest, ArtifactChunk>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      call.removeListener("drain", done);
+      call.removeListener("cancelled", done);
+      resolve();
+    };
+    call.once("drain", done);
+    call.once("cancelled", done);
+  });
 }
 
 /** Re-slices stored chunks into pieces of at most `size` bytes, copying only across chunk borders. */

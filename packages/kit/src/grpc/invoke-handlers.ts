@@ -9,9 +9,11 @@ const EMPTY = Buffer.alloc(0);
 /** Invoke: the result or the error, in one response. */
 export function handleInvoke(runtime: Runtime) {
   return (call: ServerUnaryCall<InvokeRequest, InvokeResponse>, callback: sendUnaryData<InvokeResponse>): void => {
-    void invokeTool(runtime, call.request, { signal: callSignal(call) }).then((outcome) =>
-      callback(null, outcome.ok ? { resultJson: outcome.resultJson, error: "" } : { resultJson: EMPTY, error: outcome.error }),
-    );
+    const cancel = callSignal(call);
+    void invokeTool(runtime, call.request, { signal: cancel.signal }).then((outcome) => {
+      cancel.dispose();
+      callback(null, outcome.ok ? { resultJson: outcome.resultJson, error: "" } : { resultJson: EMPTY, error: outcome.error });
+    });
   };
 }
 
@@ -24,7 +26,9 @@ export function handleStreamInvoke(runtime: Runtime) {
     const onProgress = (value: unknown) => {
       if (!call.cancelled) call.write({ data: Buffer.from(JSON.stringify(value ?? null)), done: false, error: "" });
     };
-    void invokeTool(runtime, call.request, { signal: callSignal(call), onProgress }).then((outcome) => {
+    const cancel = callSignal(call);
+    void invokeTool(runtime, call.request, { signal: cancel.signal, onProgress }).then((outcome) => {
+      cancel.dispose();
       if (call.cancelled) return;
       call.write(
         outcome.ok
