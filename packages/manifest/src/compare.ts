@@ -1,67 +1,68 @@
-import type { CapabilityDescription } from "@selu-catalogue/kit";
-import type { Manifest } from "./manifest-schema.js";
-import type { ManifestProblem } from "./parse.js";
+import type { CapabilityDescription, CredentialDescription, ToolDescription } from "./description.js";
+import { firstDifference } from "./json-diff.js";
+import type { Manifest, ManifestCredential, ManifestTool } from "./manifest-schema.js";
+import { type KeyPath, type ManifestProblem, preview, problem } from "./problem.js";
 
 /**
- * Differences between manifest.yaml and the capability's code: the manifest's tools and credentials must
- * be exactly what the code defines (regenerate them with `selu-manifest write`).
+ * Differences between manifest.yaml and the capability's code. Selu shows the model what the manifest
+ * says while the server validates with the code's schema, so any difference is a bug: missing or extra
+ * tools, a different description, schema, policy or terminal flag (with the path of the first differing
+ * schema keyword), and the same for credentials. `selu-manifest write` makes them equal.
+ * Tools of a `tool_source: dynamic` manifest come from discovery at run time and are not compared.
  */
-export function checkManifestAgainstCode(manifest: Manifest, code: CapabilityDescription): ManifestProblem[] {
+export function checkManifestAgainstCode(manifest: Manifest, description: CapabilityDescription): ManifestProblem[] {
   const problems: ManifestProblem[] = [];
-  const add = (path: string, message: string) => problems.push({ path, message });
-  if (manifest.id !== code.id) add("id", `is ${manifest.id}, the code says ${code.id}`);
-  if (manifest.tool_source === "dynamic") return problems;
-  const inManifest = new Map(manifest.tools.map((t, i) => [t.name, { t, i }]));
-  for (const tool of code.tools) {
-    const found = inManifest.get(tool.name);
-    if (!found) {
-      add("tools", `missing tool ${tool.name} that the code defines`);
-      continue;
-    }
-    const { t, i } = found;
-    const at = `tools[${i}]`;
-    if (t.description !== tool.description) add(`${at}.description`, "differs from the code");
-    if (t.recommended_policy !== tool.recommended_policy) add(`${at}.recommended_policy`, `is ${t.recommended_policy}, the code says ${tool.recommended_policy}`);
-    if (t.terminal_on_success !== tool.terminal_on_success) add(`${at}.terminal_on_success`, `is ${t.terminal_on_success}, the code says ${tool.terminal_on_success}`);
-    const diff = firstDifference(t.input_schema, tool.input_schema, `${at}.input_schema`);
-    if (diff) add(diff, "differs from the schema in the code");
-  }
-  const inCode = new Set(code.tools.map((t) => t.name));
-  manifest.tools.forEach((t, i) => inCode.has(t.name) || add(`tools[${i}]`, `tool ${t.name} is not defined in the code`));
-  const creds = new Map(manifest.credentials.map((c, i) => [c.name, { c, i }]));
-  for (const cred of code.credentials) {
-    const found = creds.get(cred.name);
-    if (!found) {
-      add("credentials", `missing credential ${cred.name} that the code declares`);
-      continue;
-    }
-    const { c, i } = found;
-    for (const key of ["scope", "required", "description"] as const) {
-      if (c[key] !== cred[key]) add(`credentials[${i}].${key}`, `is ${JSON.stringify(c[key])}, the code says ${JSON.stringify(cred[key])}`);
-    }
-  }
-  const declared = new Set(code.credentials.map((c) => c.name));
-  manifest.credentials.forEach((c, i) => declared.has(c.name) || add(`credentials[${i}]`, `credential ${c.name} is not declared in the code`));
+  const add = (keyPath: KeyPath, message: string) => problems.push(problem("drift", keyPath, message));
+  if (manifest.id !== description.id) add(["id"], `is "${manifest.id}", the code says "${description.id}"`);
+  if (manifest.tool_source === "manifest") compareTools(manifest.tools, description.tools, add);
+  compareCredentials(manifest.credentials, description.credentials, add);
   return problems;
 }
 
-/** The path of the first place two JSON values differ, or undefined when they are equal. */
-export function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
-  if (a === b) return undefined;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return path;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return path;
-    for (let i = 0; i < a.length; i++) {
-      const d = firstDifference(a[i], b[i], `${path}[${i}]`);
-      if (d) return d;
-    }
-    return undefined;
+type Add = (keyPath: KeyPath, message: string) => void;
+
+function compareTools(inManifest: ManifestTool[], inCode: ToolDescription[], add: Add): void {
+  const codeByName = new Map(inCode.map((t) => [t.name, t]));
+  const manifestNames = new Set(inManifest.map((t) => t.name));
+  inManifest.forEach((tool, i) => {
+    const code = codeByName.get(tool.name);
+    const at = ["tools", i];
+    if (!code) return add(at, `tool "${tool.name}" is not defined in the code: expected it removed`);
+    sameValue(at, "description", tool.description, code.description, add);
+    sameValue(at, "recommended_policy", tool.recommended_policy, code.recommended_policy, add);
+    sameValue(at, "terminal_on_success", tool.terminal_on_success, code.terminal_on_success, add);
+    const difference = firstDifference(tool.input_schema, code.input_schema, [...at, "input_schema"]);
+    if (difference) add(difference.keyPath, schemaDifference(difference.left, difference.right));
+  });
+  for (const code of inCode) {
+    if (!manifestNames.has(code.name)) add(["tools"], `lacks tool "${code.name}", which the code defines`);
   }
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  for (const key of new Set([...Object.keys(ra), ...Object.keys(rb)])) {
-    const d = firstDifference(ra[key], rb[key], `${path}.${key}`);
-    if (d) return d;
+}
+
+function compareCredentials(inManifest: ManifestCredential[], inCode: CredentialDescription[], add: Add): void {
+  const codeByName = new Map(inCode.map((c) => [c.name, c]));
+  const manifestNames = new Set(inManifest.map((c) => c.name));
+  inManifest.forEach((credential, i) => {
+    const code = codeByName.get(credential.name);
+    const at = ["credentials", i];
+    if (!code) return add(at, `credential "${credential.name}" is not declared in the code: expected it removed`);
+    sameValue(at, "scope", credential.scope, code.scope, add);
+    sameValue(at, "required", credential.required, code.required, add);
+    sameValue(at, "description", credential.description, code.description, add);
+    // Selu reads an absent credential_type as secret, so the code may leave it out.
+    sameValue(at, "credential_type", credential.credential_type, code.credential_type ?? "secret", add);
+  });
+  for (const code of inCode) {
+    if (!manifestNames.has(code.name)) add(["credentials"], `lacks credential "${code.name}", which the code declares`);
   }
-  return undefined;
+}
+
+function schemaDifference(inManifest: unknown, inCode: unknown): string {
+  if (inManifest === undefined) return `is absent here, the code's schema has ${preview(inCode)}`;
+  if (inCode === undefined) return `is ${preview(inManifest)} here, the code's schema has no such key`;
+  return `is ${preview(inManifest)} here, the code's schema has ${preview(inCode)}`;
+}
+
+function sameValue(at: KeyPath, key: string, inManifest: unknown, inCode: unknown, add: Add): void {
+  if (inManifest !== inCode) add([...at, key], `is ${preview(inManifest)}, the code says ${preview(inCode)}`);
 }

@@ -1,7 +1,38 @@
-// The public API of @selu-catalogue/manifest.
-export { manifestSchema } from "./manifest-schema.js";
+// The public API of @selu-catalogue/manifest: everything exported here is supported; nothing else is.
+// manifest.yaml as Selu parses it (reporting what Selu ignores or skips silently), checked against and
+// written from a capability's code. The selu-manifest command is the package's bin (dist/bin.js).
+export { checkManifestAgainstCode } from "./compare.js";
+export { main as runCli, USAGE } from "./cli.js";
+export { checkHostEntry } from "./host-entry.js";
+export { checkInputSchema } from "./input-schema.js";
+export { firstDifference } from "./json-diff.js";
+export { CAPABILITY_MODULE, loadCodeDescription } from "./load-description.js";
+export { checkManifestRules } from "./manifest-rules.js";
+export {
+  manifestCacheSchema,
+  manifestCredentialSchema,
+  manifestNetworkSchema,
+  manifestResourcesSchema,
+  manifestSchema,
+  manifestSharingSchema,
+  manifestToolSchema,
+} from "./manifest-schema.js";
+export {
+  MAX_QUALIFIED_TOOL_NAME,
+  checkCapabilityId,
+  checkCredentialName,
+  checkImageReference,
+  checkQualifiedToolName,
+  checkToolName,
+} from "./names.js";
 export { loadManifest, parseManifest } from "./parse.js";
-export { checkManifestAgainstCode, firstDifference } from "./compare.js";
-export { writeManifestTools } from "./write-tools.js";
-export type { Manifest } from "./manifest-schema.js";
-export type { ManifestProblem, ParseResult } from "./parse.js";
+export { formatKeyPath } from "./problem.js";
+export { findUnknownKeys } from "./unknown-keys.js";
+export { GENERATED_NOTE, writeManifestTools } from "./write-tools.js";
+
+export type { CliOutput } from "./cli.js";
+export type { CapabilityDescription, CredentialDescription, Policy, ToolDescription } from "./description.js";
+export type { JsonDifference } from "./json-diff.js";
+export type { Manifest, ManifestCredential, ManifestTool } from "./manifest-schema.js";
+export type { ParseResult } from "./parse.js";
+export type { KeyPath, ManifestProblem, ProblemKind } from "./problem.js";

@@ -1,80 +1,82 @@
 import { z } from "zod";
 
-// Selu's manifest rules (contract section 6). Objects are strict so keys Selu would ignore silently are
-// reported; defaults are Selu's.
-const policy = z.enum(["allow", "ask", "block"]);
-const HOST = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i;
+// The shape of manifest.yaml as Selu deserialises it (contract section 6), with Selu's defaults. Only types,
+// enums and required keys live here: a document that fails this schema is one Selu can't load. Cross-field
+// and catalogue rules are in manifest-rules.ts, so a manifest with the right shape is always returned typed.
+// Objects are not strict on purpose: unknown keys are found by unknown-keys.ts, which walks this schema.
 
-const tool = z.strictObject({
-  name: z.string().regex(/^[a-z][a-z0-9_]*$/, "expected a snake_case tool name"),
-  description: z.string().min(1, "expected a non-empty description"),
-  input_schema: z.looseObject({ type: z.literal("object", "expected an object schema (type: object)") }),
+const policy = z.enum(["allow", "ask", "block"]);
+const positiveInt = z.number().int().positive();
+
+/** One entry of `tools`: what the model sees; absent `recommended_policy` means block. */
+export const manifestToolSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  input_schema: z.record(z.string(), z.unknown()),
   recommended_policy: policy.default("block"),
   terminal_on_success: z.boolean().default(false),
+  /** Legacy: Selu still reads it; the catalogue uses `recommended_policy: ask` instead. */
   requires_confirmation: z.boolean().optional(),
 });
 
-const credential = z.strictObject({
-  name: z.string().regex(/^[A-Z][A-Z0-9_]*$/, "expected an UPPER_SNAKE_CASE name"),
+/** One entry of `credentials`: a value Selu passes in `config_json` under `name`. */
+export const manifestCredentialSchema = z.object({
+  name: z.string(),
   scope: z.enum(["user", "system"]),
   required: z.boolean().default(true),
   description: z.string().default(""),
   credential_type: z.string().default("secret"),
 });
 
-export const manifestSchema = z
-  .strictObject({
-    id: z
-      .string()
-      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, "expected lowercase letters, digits and single hyphens (no __)"),
-    class: z.enum(["tool", "environment"]),
-    image: z.string().min(1),
-    tool_source: z.enum(["manifest", "dynamic"]).default("manifest"),
-    discovery_tool_name: z.string().default("list_tools"),
-    tools: z.array(tool).default([]),
-    network: z
-      .strictObject({
-        mode: z.enum(["none", "allowlist", "any"]).default("none"),
-        hosts: z.array(z.string().regex(HOST, "expected host, host:port or *.suffix[:port]")).default([]),
-      })
-      .default({ mode: "none", hosts: [] }),
-    filesystem: z.enum(["none", "temp", "workspace"]).default("none"),
-    credentials: z.array(credential).default([]),
-    resources: z
-      .strictObject({
-        max_memory_mb: z.number().int().positive().default(128),
-        max_cpu_fraction: z.number().positive().max(64).default(0.5),
-        max_cpu_seconds: z.number().int().positive().default(30),
-        pids_limit: z.number().int().positive().default(64),
-      })
-      .default({ max_memory_mb: 128, max_cpu_fraction: 0.5, max_cpu_seconds: 30, pids_limit: 64 }),
-    cache: z.strictObject({ enabled: z.boolean().default(false) }).optional(),
-    sharing: z
-      .strictObject({
-        mode: z.enum(["exclusive", "shared"]).default("exclusive"),
-        max_concurrent: z.number().int().positive().default(1),
-        idle_timeout_seconds: z.number().int().positive().default(300),
-      })
-      .default({ mode: "exclusive", max_concurrent: 1, idle_timeout_seconds: 300 }),
-  })
-  .superRefine((m, ctx) => {
-    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: "custom", path, message });
-    if (m.tool_source === "dynamic" && m.tools.length > 0) issue(["tools"], "must be [] when tool_source is dynamic");
-    if (m.tool_source === "manifest" && m.tools.length === 0) issue(["tools"], "expected at least one tool");
-    if (m.filesystem === "workspace" && m.class !== "environment") issue(["filesystem"], "workspace is only for class environment");
-    if (m.cache && m.class !== "environment") issue(["cache"], "cache is only for class environment");
-    if (m.sharing.mode === "shared" && m.class === "environment") issue(["sharing", "mode"], "shared is not allowed for class environment");
-    if (m.network.mode === "allowlist" && m.network.hosts.length === 0) issue(["network", "hosts"], "an allowlist needs at least one host");
-    const seen = new Set<string>();
-    m.tools.forEach((t, i) => {
-      if (seen.has(t.name)) issue(["tools", i, "name"], `duplicate tool name ${t.name}`);
-      seen.add(t.name);
-      const attachments = (t.input_schema.properties as Record<string, any> | undefined)?.attachments;
-      if (attachments && !(attachments.type === "array" && attachments.items?.properties?.artifact_id)) {
-        issue(["tools", i, "input_schema", "properties", "attachments"], "expected an array of objects with artifact_id (Selu rewrites only those)");
-      }
-    });
-  });
+/** `network`: no egress (default), egress to `hosts` only, or egress anywhere, all through Selu's proxy. */
+export const manifestNetworkSchema = z.object({
+  mode: z.enum(["none", "allowlist", "any"]).default("none"),
+  hosts: z.array(z.string()).default(() => []),
+});
 
-/** A manifest with Selu's defaults applied. */
+/** `resources`: the container's limits. */
+export const manifestResourcesSchema = z.object({
+  max_memory_mb: positiveInt.default(128),
+  max_cpu_fraction: z.number().positive().default(0.5),
+  max_cpu_seconds: positiveInt.default(30),
+  pids_limit: positiveInt.default(64),
+});
+
+/** `cache`: a persistent /cache volume, for class environment only. */
+export const manifestCacheSchema = z.object({
+  enabled: z.boolean().default(false),
+});
+
+/** `sharing`: one container per session (exclusive) or one for all sessions (shared). */
+export const manifestSharingSchema = z.object({
+  mode: z.enum(["exclusive", "shared"]).default("exclusive"),
+  max_concurrent: positiveInt.default(1),
+  idle_timeout_seconds: positiveInt.default(300),
+});
+
+/**
+ * manifest.yaml as Selu reads it, with Selu's defaults. Use {@link parseManifest} rather than this schema
+ * directly: it adds YAML positions, unknown-key reports and the rules a shape can't express.
+ */
+export const manifestSchema = z.object({
+  id: z.string(),
+  // Required: the public docs' "default tool" is wrong; Selu refuses a manifest without class.
+  class: z.enum(["tool", "environment"]),
+  image: z.string(),
+  tool_source: z.enum(["manifest", "dynamic"]).default("manifest"),
+  discovery_tool_name: z.string().default("list_tools"),
+  tools: z.array(manifestToolSchema).default(() => []),
+  network: manifestNetworkSchema.prefault({}),
+  filesystem: z.enum(["none", "temp", "workspace"]).default("none"),
+  credentials: z.array(manifestCredentialSchema).default(() => []),
+  resources: manifestResourcesSchema.prefault({}),
+  cache: manifestCacheSchema.prefault({}),
+  sharing: manifestSharingSchema.prefault({}),
+});
+
+/** A manifest with Selu's defaults applied: every optional key is present with the value Selu uses. */
 export type Manifest = z.output<typeof manifestSchema>;
+/** One tool of a {@link Manifest}. */
+export type ManifestTool = z.output<typeof manifestToolSchema>;
+/** One credential of a {@link Manifest}. */
+export type ManifestCredential = z.output<typeof manifestCredentialSchema>;

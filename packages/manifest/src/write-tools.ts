@@ -1,27 +1,65 @@
-import type { CapabilityDescription } from "@selu-catalogue/kit";
-import { parseDocument } from "yaml";
+import { type Document, isMap, isScalar, type Node, parseDocument, type YAMLMap } from "yaml";
+import type { CapabilityDescription } from "./description.js";
 
-const NOTE = " Generated from the code (src/capability.ts): run `selu-manifest write .` after changing it.";
+/** The comment above each generated section; rewriting replaces it rather than stacking copies. */
+export const GENERATED_NOTE =
+  " Generated from the capability's code (describe() in dist/capability.js); edit the code, then run: selu-manifest write <capability-dir>";
+const GENERATED_LINE = /generated from the (capability's )?code/i;
 
 /**
- * Replaces the manifest's `tools` and `credentials` with the code's, keeping every other key, its order
- * and comments: the code is the one source of tool schemas.
+ * Replaces manifest.yaml's `tools` and `credentials` with the code's, so the code is the one source of
+ * tool schemas. Every other key keeps its value, position and comments (as far as the `yaml` Document API
+ * keeps them); each generated section gets {@link GENERATED_NOTE} above it. For `tool_source: dynamic`
+ * only credentials are written and `tools` stays `[]`, as Selu requires.
+ *
+ * @throws Error when `yamlText` is not YAML with a mapping at the top: nothing can be kept from it.
  */
-export function writeManifestTools(yamlText: string, code: CapabilityDescription): string {
+export function writeManifestTools(yamlText: string, description: CapabilityDescription): string {
   const doc = parseDocument(yamlText);
-  if (doc.errors.length > 0) throw new Error(`manifest.yaml is not valid YAML: ${doc.errors[0]!.message}`);
-  const credentials = code.credentials.map((c) => ({
-    name: c.name,
-    scope: c.scope,
-    required: c.required,
-    description: c.description,
-    ...(c.credential_type ? { credential_type: c.credential_type } : {}),
-  }));
-  doc.set("credentials", doc.createNode(credentials));
-  doc.set("tools", doc.createNode(code.tools));
-  for (const key of ["credentials", "tools"]) {
-    const pair = (doc.contents as { items: { key: { value: string; commentBefore?: string } }[] }).items.find((p) => p.key.value === key);
-    if (pair) pair.key.commentBefore = NOTE;
-  }
+  const error = doc.errors[0];
+  if (error) throw new Error(`manifest.yaml is not valid YAML, so it can't be rewritten: ${error.message.split("\n")[0]}`);
+  if (doc.contents === null) doc.contents = doc.createNode({}) as unknown as typeof doc.contents;
+  const map = doc.contents;
+  if (!isMap(map)) throw new Error("manifest.yaml must be a mapping at the top level to be rewritten (id: ..., class: ..., tools: ...)");
+
+  const dynamic = doc.get("tool_source") === "dynamic";
+  setGenerated(doc, map, "credentials", description.credentials.map(credentialEntry));
+  setGenerated(doc, map, "tools", dynamic ? [] : description.tools.map(toolEntry));
   return doc.toString({ lineWidth: 0 });
+}
+
+// Explicit key order, so generated sections read the same in every manifest.
+function toolEntry(tool: CapabilityDescription["tools"][number]) {
+  return {
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.input_schema,
+    recommended_policy: tool.recommended_policy,
+    terminal_on_success: tool.terminal_on_success,
+  };
+}
+
+function credentialEntry(credential: CapabilityDescription["credentials"][number]) {
+  return {
+    name: credential.name,
+    scope: credential.scope,
+    required: credential.required,
+    description: credential.description,
+    ...(credential.credential_type !== undefined ? { credential_type: credential.credential_type } : {}),
+  };
+}
+
+function setGenerated(doc: Document, map: YAMLMap, key: string, value: unknown[]): void {
+  const node = doc.createNode(value) as Node;
+  let pair = map.items.find((p) => isScalar(p.key) && p.key.value === key);
+  if (pair) pair.value = node;
+  else {
+    pair = doc.createPair(key, node);
+    if (isScalar(pair.key)) pair.key.spaceBefore = true;
+    map.items.push(pair);
+  }
+  if (!isScalar(pair.key)) return;
+  const before = pair.key.commentBefore;
+  const kept = before ? before.split("\n").filter((line) => !GENERATED_LINE.test(line)) : [];
+  pair.key.commentBefore = [...kept, GENERATED_NOTE].join("\n");
 }
