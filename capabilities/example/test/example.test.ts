@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { credentials } from "@grpc/grpc-js";
+import { credentials, Metadata } from "@grpc/grpc-js";
 import { CapabilityClient, type InvokeResponse } from "@selu-catalogue/proto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -17,7 +17,7 @@ beforeAll(async () => {
   child = spawn("sh", ["-c", `exec ${start}`], { cwd: dir, env: { ...process.env, PORT: String(port) }, stdio: "ignore" });
   client = new CapabilityClient(`127.0.0.1:${port}`, credentials.createInsecure());
   for (let i = 0; i < 150; i++) {
-    const ready = await new Promise<boolean>((r) => client.healthcheck({}, { deadline: Date.now() + 500 }, (e, res) => r(!e && !!res?.ready)));
+    const ready = await new Promise<boolean>((r) => client.healthcheck({}, new Metadata(), { deadline: Date.now() + 500 }, (e, res) => r(!e && !!res?.ready)));
     if (ready) return;
     await new Promise((r) => setTimeout(r, 200));
   }
