@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages the tests drive as real counterparts (idempotent; needs root, as on our machines):
-#   bubblewrap  runs capabilities as Selu's runner does (uid 1000, read-only root, own /tmp)
+#   bubblewrap     runs capabilities as Selu's runner does (uid 1000, read-only root, own /tmp)
+#   poppler-utils  independent PDF reader (pdftotext, pdfinfo, pdfimages, pdftoppm) for the pdf tests
+#   qpdf           independent PDF structure check for the pdf tests
+#   dovecot-imapd  a real IMAP server for the email tests
 set -euo pipefail
-packages=(bubblewrap)
+packages=(bubblewrap poppler-utils qpdf dovecot-imapd)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 [ ${#missing[@]} -eq 0 ] && exit 0
