@@ -1,9 +1,19 @@
 import { Server, ServerCredentials, type ChannelOptions } from "@grpc/grpc-js";
-import { CapabilityService, type CapabilityServer, type HealthResponse } from "@selu-catalogue/proto";
+import {
+  ArtifactChunk,
+  CapabilityService,
+  HealthResponse,
+  InvokeChunk,
+  InvokeResponse,
+  UploadInputArtifactResponse,
+  type CapabilityServer,
+} from "@selu-catalogue/proto";
 import type { Capability } from "./capability.js";
 import { handleDownload, handleUpload } from "./grpc/artifact-handlers.js";
 import { handleInvoke, handleStreamInvoke } from "./grpc/invoke-handlers.js";
-import { addHealthService, addReflectionService, setServing } from "./grpc/standard-services.js";
+import { HealthReporter } from "./grpc/health-service.js";
+import { addReflectionService } from "./grpc/reflection-service.js";
+import { withZeroCopyResponses } from "./grpc/zero-copy.js";
 import { proxyFromEnv } from "./egress/proxy-config.js";
 import { MAX_MESSAGE_BYTES } from "./limits.js";
 import type { EgressSettings } from "./runtime/egress.js";
@@ -47,6 +57,14 @@ export const SERVER_OPTIONS: ChannelOptions = {
   "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
 };
 
+const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, {
+  invoke: InvokeResponse,
+  streamInvoke: InvokeChunk,
+  healthcheck: HealthResponse,
+  uploadInputArtifact: UploadInputArtifactResponse,
+  downloadOutputArtifact: ArtifactChunk,
+});
+
 /**
  * Serves a capability over Selu's contract: all five RPCs, grpc.health.v1 and reflection.
  *
@@ -71,10 +89,13 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
     uploadInputArtifact: handleUpload(runtime),
     downloadOutputArtifact: handleDownload(runtime),
   };
-  server.addService(CapabilityService, implementation);
+  server.addService(CAPABILITY_SERVICE, implementation);
   const standard = options.standardServices ?? true;
-  const health = standard ? addHealthService(server) : undefined;
-  if (standard) addReflectionService(server);
+  const health = standard ? new HealthReporter() : undefined;
+  if (health) {
+    health.addTo(server);
+    addReflectionService(server);
+  }
 
   const host = options.host ?? "0.0.0.0";
   const requested = options.port ?? parsePort(env.PORT);
@@ -90,7 +111,7 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
   const ready = waitUntilReady(capability, log, () => closing, notReady).then(() => {
     if (closing) return;
     readiness = { ready: true, message: "ready" };
-    if (health) setServing(health, true);
+    health?.setServing(true);
     log.info("ready");
   });
 
@@ -99,7 +120,8 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
     (closed ??= (async () => {
       closing = true;
       readiness = { ready: false, message: "shutting down" };
-      if (health) setServing(health, false);
+      health?.setServing(false);
+      health?.endWatches();
       log.info("draining", { inFlight: runtime.inFlightCount, graceMs });
       const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       const within = (ms: number) =>

@@ -1,10 +1,13 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
+import { fromBinary } from "@bufbuild/protobuf";
+import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { ArtifactChunk, InvokeRequest, UploadInputArtifactResponse } from "../src/index.ts";
+import { SERVED_PROTO_FILES } from "../src/standard.ts";
 
 const pkg = fileURLToPath(new URL("..", import.meta.url));
 const root = join(pkg, "..", "..");
@@ -13,12 +16,31 @@ const work = mkdtempSync(join(tmpdir(), "proto-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe("generated code", () => {
-  it("is what the generator makes from the proto today (not stale, not edited by hand)", () => {
+  it("is what the generator makes from the protos today (not stale, not edited by hand)", () => {
     const out = join(work, "gen");
-    execFileSync(buf, ["generate", "--template", "buf.gen.yaml", "-o", out], { cwd: pkg });
-    const fresh = readFileSync(join(out, "src/gen/capability/v1/capability.gen.ts"), "utf8");
-    const committed = readFileSync(join(pkg, "src/gen/capability/v1/capability.gen.ts"), "utf8");
-    expect(committed === fresh, "src/gen is stale: run `pnpm --filter @selu-catalogue/proto generate`").toBe(true);
+    execFileSync(process.execPath, [join(pkg, "scripts/generate.mjs"), out], { cwd: pkg, stdio: "pipe" });
+    const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
+      .map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+    const fresh = files(join(out, "src/gen"));
+    expect(files(join(pkg, "src/gen"))).toEqual(fresh);
+    for (const file of fresh) {
+      const same = readFileSync(join(out, "src/gen", file), "utf8") === readFileSync(join(pkg, "src/gen", file), "utf8");
+      expect(same, `src/gen/${file} is stale: run \`pnpm --filter @selu-catalogue/proto generate\``).toBe(true);
+    }
+  });
+
+  it("describes the served services in descriptors reflection can hand out as they are", () => {
+    const byName = new Map(SERVED_PROTO_FILES.map((f) => [f.name, f]));
+    const capability = fromBinary(FileDescriptorProtoSchema, Buffer.from(byName.get("capability/v1/capability.proto")!.descriptor, "base64"));
+    expect(capability.package).toBe("selu.capability.v1");
+    expect(capability.service.map((s) => s.method.map((m) => m.name))).toEqual([
+      ["Invoke", "StreamInvoke", "Healthcheck", "UploadInputArtifact", "DownloadOutputArtifact"],
+    ]);
+    expect(capability.sourceCodeInfo).toBeUndefined();
+    const health = byName.get("grpc/health/v1/health.proto")!;
+    expect(health.services).toEqual(["grpc.health.v1.Health"]);
+    expect(health.symbols).toEqual(expect.arrayContaining(["grpc.health.v1.Health.Check", "grpc.health.v1.HealthCheckResponse.ServingStatus"]));
+    expect(fromBinary(FileDescriptorProtoSchema, Buffer.from(health.descriptor, "base64")).name).toBe(health.name);
   });
 
   it("puts Selu's field numbers on the wire", () => {

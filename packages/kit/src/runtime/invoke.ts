@@ -51,14 +51,13 @@ async function run(runtime: Runtime, input: InvokeInput, options: InvokeOptions)
     const names = [...capability.tools.keys()].join(", ");
     return fail(runtime, input, started, `unknown tool ${JSON.stringify(input.toolName)}; this capability has: ${names}`);
   }
-  const timeoutMs = def.timeoutMs ?? capability.limits.toolTimeoutMs;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TimeoutError(input.toolName, timeoutMs)), timeoutMs);
-  const unlink = link(controller, [options.signal, runtime.shutdownSignal]);
+  const scope = new CallScope(input.toolName, def.timeoutMs ?? capability.limits.toolTimeoutMs, [options.signal, runtime.shutdownSignal]);
   try {
-    const ctx = prepare(runtime, def, input, controller.signal);
+    const ctx = prepare(runtime, def, input, scope);
     const args = parseArgs(def, input);
-    const result = await untilAborted(execute(def, args, ctx, options.onProgress), controller.signal);
+    const output = execute(def, args, ctx, options.onProgress);
+    // A handler that answered synchronously can't be cancelled or time out: no signal was ever needed.
+    const result = output instanceof Promise ? await untilAborted(output, scope.signal) : output;
     const resultJson = serialize(input.toolName, result);
     if (resultJson.byteLength > RESULT_WARN_BYTES) {
       runtime.log.warn("large tool result: Selu truncates it in the model's context", {
@@ -66,38 +65,77 @@ async function run(runtime: Runtime, input: InvokeInput, options: InvokeOptions)
         bytes: resultJson.byteLength,
       });
     }
-    runtime.log.debug("tool call", { tool: input.toolName, ms: elapsed(started), outcome: "ok" });
+    if (runtime.debug) runtime.log.debug("tool call", { tool: input.toolName, ms: elapsed(started), outcome: "ok" });
     return { ok: true, resultJson };
   } catch (err) {
-    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, controller.signal));
+    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, scope.abortReason));
   } finally {
-    clearTimeout(timer);
-    unlink();
+    scope.dispose();
   }
 }
 
-function prepare(runtime: Runtime, def: ToolDefinition, input: InvokeInput, signal: AbortSignal): ToolContext {
+/**
+ * The call's AbortSignal, armed on first use: it aborts on the caller's cancel or deadline, at shutdown,
+ * or when the tool's timeout passes. Most calls of simple tools never need it, and arming costs a timer
+ * and two listeners per call.
+ */
+class CallScope {
+  #controller: AbortController | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #unlink: (() => void) | undefined;
+
+  constructor(
+    private readonly toolName: string,
+    private readonly timeoutMs: number,
+    private readonly outer: readonly (AbortSignal | undefined)[],
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.#controller) return this.#controller.signal;
+    const controller = (this.#controller = new AbortController());
+    this.#timer = setTimeout(() => controller.abort(new TimeoutError(this.toolName, this.timeoutMs)), this.timeoutMs);
+    this.#unlink = link(controller, this.outer);
+    return controller.signal;
+  }
+
+  /** Why the call was aborted, if it was; a signal never armed was never aborted. */
+  get abortReason(): { reason: unknown } | undefined {
+    return this.#controller?.signal.aborted ? { reason: this.#controller.signal.reason } : undefined;
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#unlink?.();
+  }
+}
+
+function prepare(runtime: Runtime, def: ToolDefinition, input: InvokeInput, scope: CallScope): ToolContext {
   const { capability } = runtime;
   const config = parseJsonObject(input.configJson, "config_json", true);
   const credentials = readCredentials(config, capability.credentials, neededCredentials(def, capability.credentials), capability.id);
   runtime.rememberSecrets(Object.values(credentials));
   let log: ToolContext["log"] | undefined;
+  let artifacts: ToolContext["artifacts"] | undefined;
+  // Made on first use (log, artifacts, signal): most calls touch few of them, and this is the hot path.
   return {
-    signal,
+    get signal() {
+      return scope.signal;
+    },
     toolName: input.toolName,
     capabilityId: capability.id,
     sessionId: input.sessionId,
     threadId: input.threadId,
     // Needed credentials were checked above; a tool narrowing `needs` reads the others as optional.
     credentials: credentials as ToolContext["credentials"],
-    artifacts: createArtifactAccess(runtime.store, signal),
-    // Made on first use: most calls never log, and this is the per-call hot path.
+    get artifacts() {
+      return (artifacts ??= createArtifactAccess(runtime.store, scope.signal));
+    },
     get log() {
       return (log ??= runtime.log.child({ tool: input.toolName }));
     },
     limits: capability.limits,
     http: runtime.egress.http,
-    openTunnel: (host, port, request) => runtime.egress.openTunnel(host, port, { signal, ...request }),
+    openTunnel: (host, port, request) => runtime.egress.openTunnel(host, port, { signal: scope.signal, ...request }),
   };
 }
 
@@ -113,18 +151,17 @@ function parseArgs(def: ToolDefinition, input: InvokeInput): unknown {
   throw new ToolError(`invalid arguments for ${input.toolName}: ${formatIssues(parsed.error.issues)}${hint}`);
 }
 
-async function execute(
-  def: ToolDefinition,
-  args: unknown,
-  ctx: ToolContext,
-  onProgress: InvokeOptions["onProgress"],
-): Promise<unknown> {
+/** The handler's output: a value, a promise, or (for a generator) a promise of its return value. */
+function execute(def: ToolDefinition, args: unknown, ctx: ToolContext, onProgress: InvokeOptions["onProgress"]): unknown {
   const output = def.run(args, ctx);
-  if (!isAsyncGenerator(output)) return output;
+  return isAsyncGenerator(output) ? drain(output, ctx.signal, onProgress) : output;
+}
+
+async function drain(output: AsyncGenerator<unknown, unknown, void>, signal: AbortSignal, onProgress: InvokeOptions["onProgress"]): Promise<unknown> {
   for (;;) {
     const step = await output.next();
     if (step.done) return step.value;
-    ctx.signal.throwIfAborted();
+    signal.throwIfAborted();
     onProgress?.(step.value);
   }
 }
@@ -140,12 +177,11 @@ function serialize(toolName: string, result: unknown): Buffer {
   return json;
 }
 
-function errorMessage(runtime: Runtime, toolName: string, err: unknown, signal: AbortSignal): string {
+function errorMessage(runtime: Runtime, toolName: string, err: unknown, aborted: { reason: unknown } | undefined): string {
   if (err instanceof ToolError) return err.message;
-  const reason: unknown = signal.aborted ? signal.reason : undefined;
-  if (reason instanceof TimeoutError) return reason.message;
-  if (reason instanceof ShutdownError) return `${toolName} was stopped: the capability is shutting down; try again`;
-  if (signal.aborted) return `${toolName} was cancelled by the caller`;
+  if (aborted?.reason instanceof TimeoutError) return aborted.reason.message;
+  if (aborted?.reason instanceof ShutdownError) return `${toolName} was stopped: the capability is shutting down; try again`;
+  if (aborted) return `${toolName} was cancelled by the caller`;
   // A server fault: the details stay in our logs, the caller gets a reference to quote.
   const ref = randomBytes(4).toString("hex");
   runtime.log.error("tool failed", {
@@ -163,8 +199,7 @@ function fail(runtime: Runtime, input: InvokeInput, started: number, error: stri
 }
 
 /** Rejects with the signal's reason as soon as it aborts, even if `work` ignores the signal. */
-function untilAborted<T>(work: Promise<T> | T, signal: AbortSignal): Promise<T> {
-  if (!(work instanceof Promise)) return Promise.resolve(work);
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     if (signal.aborted) return onAbort();

@@ -19,6 +19,8 @@ export class Runtime {
   readonly store: ArtifactStore;
   readonly log: Logger;
   readonly egress: Egress;
+  /** Whether debug records can be written (a caller's own logger decides for itself, so: yes). */
+  readonly debug: boolean;
   readonly #shutdown = new AbortController();
   readonly #inFlight = new Set<Promise<unknown>>();
   // Recently seen credential values, masked in logs; bounded so it cannot grow with users.
@@ -35,6 +37,7 @@ export class Runtime {
     this.log =
       options.logger ??
       createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets }, { capability: capability.id });
+    this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.egress = new Egress(options.egress ?? {}, capability.limits);
   }
 
