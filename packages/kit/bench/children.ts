@@ -7,6 +7,7 @@ import { stripTypeScriptTypes } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChildMessage, Report } from "./protocol.ts";
+import { productionEnv } from "./flags.ts";
 
 export type ServerKind = "kit" | "bare";
 
@@ -71,7 +72,7 @@ export class ServerChild {
     this.spawnedAt = performance.now();
     this.process = fork(join(SERVERS_OUT, `${kind}-server.mjs`), [], {
       execArgv: [...flags],
-      env: { ...process.env, BENCH_PORT: String(port), NODE_OPTIONS: "", LOG_LEVEL: "warn" },
+      env: { ...process.env, ...productionEnv(), BENCH_PORT: String(port), NODE_OPTIONS: "", LOG_LEVEL: "warn" },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
     });
     this.process.stdout!.setEncoding("utf8").on("data", (text: string) => this.stderr.push(...lines(text, "stdout")));

@@ -10,6 +10,15 @@
  */
 export const DEFAULT_NODE_FLAGS: readonly string[] = ["--max-old-space-size=48", "--max-semi-space-size=1"];
 
+/**
+ * The environment every capability image sets (see the Dockerfiles): glibc makes one malloc arena per
+ * thread by default (V8's GC and compiler threads among them), each holding freed memory; two arenas
+ * measured about 18 MiB less peak RSS with no throughput difference. BENCH_MALLOC_ARENA_MAX overrides it.
+ */
+export function productionEnv(env: Record<string, string | undefined> = process.env): Record<string, string> {
+  return { MALLOC_ARENA_MAX: env.BENCH_MALLOC_ARENA_MAX ?? "2" };
+}
+
 export function nodeFlags(env: Record<string, string | undefined> = process.env): readonly string[] {
   const override = env.BENCH_NODE_FLAGS?.trim();
   if (override === undefined || override === "") return DEFAULT_NODE_FLAGS;

@@ -7,7 +7,7 @@ import { cpus } from "node:os";
 import { join } from "node:path";
 import type { CapabilityClient } from "@selu-catalogue/proto";
 import { buildChildren, freePort, OUT_DIR, ServerChild, type ServerKind } from "./children.ts";
-import { nodeFlags } from "./flags.ts";
+import { nodeFlags, productionEnv } from "./flags.ts";
 import { foreignShare, sampleHost } from "./host.ts";
 import { connect, download, invoke, invokeRequest, latency, pollReady, throughput, upload } from "./load.ts";
 import type { Report } from "./protocol.ts";
@@ -133,7 +133,7 @@ async function round(child: ServerChild, client: CapabilityClient): Promise<Roun
 
 async function main(): Promise<void> {
   buildChildren();
-  console.log(`selu kit bench: node ${process.version}, ${cpus().length} CPUs, server flags: ${flags.join(" ") || "(none)"}`);
+  console.log(`selu kit bench: node ${process.version}, ${cpus().length} CPUs, server flags: ${flags.join(" ") || "(none)"}, env: ${Object.entries(productionEnv()).map(([k, v]) => `${k}=${v}`).join(" ")}`);
 
   const spawnMs = await spawnToReady();
 

@@ -24,7 +24,7 @@ export const ARTIFACT_CHUNK_BYTES = 256 * 1024;
 
 export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   maxArtifactBytes: 5 * 1024 * 1024,
-  artifactBudgetBytes: 32 * 1024 * 1024,
+  artifactBudgetBytes: 16 * 1024 * 1024,
   artifactTtlMs: 6 * 60 * 60 * 1000,
   toolTimeoutMs: 110_000,
   shutdownGraceMs: 10_000,

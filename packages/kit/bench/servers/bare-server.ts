@@ -1,6 +1,6 @@
 // Bench child: the same trivial capability on a bare @grpc/grpc-js server, for comparison with the kit.
 // Same work as the kit on the measured paths: parse args_json, check `text`, answer JSON; artifacts
-// kept in memory under 128-bit random ids with the kit's default bounds (5 MiB per file, 32 MiB in all,
+// kept in memory under 128-bit random ids with the kit's default bounds (5 MiB per file, 16 MiB in all,
 // least recently used evicted first); downloads in 256 KiB chunks with backpressure; uploads capped
 // while they stream in. No health/reflection services, no validation library, no logging.
 import { randomBytes } from "node:crypto";
@@ -30,7 +30,7 @@ startReporting();
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 const CHUNK_BYTES = 256 * 1024;
 const MAX_ARTIFACT_BYTES = 5 * 1024 * 1024;
-const BUDGET_BYTES = 32 * 1024 * 1024;
+const BUDGET_BYTES = 16 * 1024 * 1024;
 const EMPTY = Buffer.alloc(0);
 
 interface Stored {

@@ -1,19 +1,23 @@
 import type { ServerUnaryCall, ServerWritableStream, sendUnaryData } from "@grpc/grpc-js";
 import type { InvokeChunk, InvokeRequest, InvokeResponse } from "@selu-catalogue/proto";
-import { invokeTool } from "../runtime/invoke.js";
+import { invokeNow, type InvokeOutcome } from "../runtime/invoke.js";
 import type { Runtime } from "../runtime/runtime.js";
-import { callSignal } from "./call-signal.js";
+import { CallSignal } from "./call-signal.js";
 
 const EMPTY = Buffer.alloc(0);
 
 /** Invoke: the result or the error, in one response. */
 export function handleInvoke(runtime: Runtime) {
   return (call: ServerUnaryCall<InvokeRequest, InvokeResponse>, callback: sendUnaryData<InvokeResponse>): void => {
-    const cancel = callSignal(call);
-    void invokeTool(runtime, call.request, { signal: cancel.signal }).then((outcome) => {
+    const cancel = new CallSignal(call);
+    const answer = (outcome: InvokeOutcome) => {
       cancel.dispose();
       callback(null, outcome.ok ? { resultJson: outcome.resultJson, error: "" } : { resultJson: EMPTY, error: outcome.error });
-    });
+    };
+    // The cancel object goes in as the options: its signal is only made if the tool needs one.
+    const outcome = invokeNow(runtime, call.request, cancel);
+    if (outcome instanceof Promise) void outcome.then(answer);
+    else answer(outcome);
   };
 }
 
@@ -26,16 +30,20 @@ export function handleStreamInvoke(runtime: Runtime) {
     const onProgress = (value: unknown) => {
       if (!call.cancelled) call.write({ data: Buffer.from(JSON.stringify(value ?? null)), done: false, error: "" });
     };
-    const cancel = callSignal(call);
-    void invokeTool(runtime, call.request, { signal: cancel.signal, onProgress }).then((outcome) => {
+    const cancel = new CallSignal(call);
+    const answer = (outcome: InvokeOutcome) => {
       cancel.dispose();
       if (call.cancelled) return;
-      call.write(
-        outcome.ok
-          ? { data: outcome.resultJson, done: true, error: "" }
-          : { data: EMPTY, done: true, error: outcome.error },
-      );
+      call.write(outcome.ok ? { data: outcome.resultJson, done: true, error: "" } : { data: EMPTY, done: true, error: outcome.error });
       call.end();
+    };
+    const outcome = invokeNow(runtime, call.request, {
+      get signal() {
+        return cancel.signal;
+      },
+      onProgress,
     });
+    if (outcome instanceof Promise) void outcome.then(answer);
+    else answer(outcome);
   };
 }

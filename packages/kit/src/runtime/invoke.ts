@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { createArtifactAccess } from "../artifacts/access.js";
 import { neededCredentials } from "../capability.js";
 import type { ToolContext, ToolDefinition, ToolResult } from "../define.js";
+import { CallContext, TimeoutError } from "./call-context.js";
 import { ToolError } from "../errors.js";
 import { MAX_MESSAGE_BYTES } from "../limits.js";
 import { formatIssues } from "../validation.js";
@@ -40,10 +40,16 @@ const MAX_RESULT_BYTES = MAX_MESSAGE_BYTES - 1024;
  * every failure into one error message for `InvokeResponse.error`. Never throws.
  */
 export function invokeTool(runtime: Runtime, input: InvokeInput, options: InvokeOptions = {}): Promise<InvokeOutcome> {
-  return runtime.track(run(runtime, input, options));
+  const outcome = invokeNow(runtime, input, options);
+  return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
 }
 
-async function run(runtime: Runtime, input: InvokeInput, options: InvokeOptions): Promise<InvokeOutcome> {
+/**
+ * `invokeTool` for the gRPC handlers' hot path: answers synchronously when the handler does (no promise,
+ * no timer, no tracking), else returns a promise of the outcome. `options.signal` is read only if the
+ * call turns out to need one, so a caller may make it a lazy getter.
+ */
+export function invokeNow(runtime: Runtime, input: InvokeInput, options: InvokeOptions): InvokeOutcome | Promise<InvokeOutcome> {
   const started = performance.now();
   const { capability } = runtime;
   const def = capability.tools.get(input.toolName);
@@ -51,22 +57,30 @@ async function run(runtime: Runtime, input: InvokeInput, options: InvokeOptions)
     const names = [...capability.tools.keys()].join(", ");
     return fail(runtime, input, started, `unknown tool ${JSON.stringify(input.toolName)}; this capability has: ${names}`);
   }
-  const scope = new CallScope(input.toolName, def.timeoutMs ?? capability.limits.toolTimeoutMs, [options.signal, runtime.shutdownSignal]);
+  let scope: CallContext | undefined;
+  let output: unknown;
   try {
-    const ctx = prepare(runtime, def, input, scope);
+    const ctx = (scope = new CallContext(runtime, def, input, options, readCallCredentials(runtime, def, input)));
     const args = parseArgs(def, input);
-    const output = execute(def, args, ctx, options.onProgress);
-    // A handler that answered synchronously can't be cancelled or time out: no signal was ever needed.
-    const result = output instanceof Promise ? await untilAborted(output, scope.signal) : output;
-    const resultJson = serialize(input.toolName, result);
-    if (resultJson.byteLength > RESULT_WARN_BYTES) {
-      runtime.log.warn("large tool result: Selu truncates it in the model's context", {
-        tool: input.toolName,
-        bytes: resultJson.byteLength,
-      });
-    }
-    if (runtime.debug) runtime.log.debug("tool call", { tool: input.toolName, ms: elapsed(started), outcome: "ok" });
-    return { ok: true, resultJson };
+    output = execute(def, args, ctx, options.onProgress);
+  } catch (err) {
+    scope?.dispose();
+    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, scope?.abortReason));
+  }
+  // A handler that answered synchronously can't be cancelled or time out: no signal was ever needed.
+  if (output instanceof Promise) return runtime.track(settle(runtime, input, scope, output, started));
+  try {
+    return succeed(runtime, input, output, started);
+  } catch (err) {
+    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, undefined));
+  } finally {
+    scope.dispose();
+  }
+}
+
+async function settle(runtime: Runtime, input: InvokeInput, scope: CallContext, output: Promise<unknown>, started: number): Promise<InvokeOutcome> {
+  try {
+    return succeed(runtime, input, await untilAborted(output, scope.signal), started);
   } catch (err) {
     return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, scope.abortReason));
   } finally {
@@ -74,69 +88,31 @@ async function run(runtime: Runtime, input: InvokeInput, options: InvokeOptions)
   }
 }
 
-/**
- * The call's AbortSignal, armed on first use: it aborts on the caller's cancel or deadline, at shutdown,
- * or when the tool's timeout passes. Most calls of simple tools never need it, and arming costs a timer
- * and two listeners per call.
- */
-class CallScope {
-  #controller: AbortController | undefined;
-  #timer: NodeJS.Timeout | undefined;
-  #unlink: (() => void) | undefined;
-
-  constructor(
-    private readonly toolName: string,
-    private readonly timeoutMs: number,
-    private readonly outer: readonly (AbortSignal | undefined)[],
-  ) {}
-
-  get signal(): AbortSignal {
-    if (this.#controller) return this.#controller.signal;
-    const controller = (this.#controller = new AbortController());
-    this.#timer = setTimeout(() => controller.abort(new TimeoutError(this.toolName, this.timeoutMs)), this.timeoutMs);
-    this.#unlink = link(controller, this.outer);
-    return controller.signal;
+function succeed(runtime: Runtime, input: InvokeInput, result: unknown, started: number): InvokeOutcome {
+  const resultJson = serialize(input.toolName, result);
+  if (resultJson.byteLength > RESULT_WARN_BYTES) {
+    runtime.log.warn("large tool result: Selu truncates it in the model's context", { tool: input.toolName, bytes: resultJson.byteLength });
   }
-
-  /** Why the call was aborted, if it was; a signal never armed was never aborted. */
-  get abortReason(): { reason: unknown } | undefined {
-    return this.#controller?.signal.aborted ? { reason: this.#controller.signal.reason } : undefined;
-  }
-
-  dispose(): void {
-    clearTimeout(this.#timer);
-    this.#unlink?.();
-  }
+  if (runtime.debug) runtime.log.debug("tool call", { tool: input.toolName, ms: elapsed(started), outcome: "ok" });
+  return { ok: true, resultJson };
 }
 
-function prepare(runtime: Runtime, def: ToolDefinition, input: InvokeInput, scope: CallScope): ToolContext {
+function readCallCredentials(runtime: Runtime, def: ToolDefinition, input: InvokeInput): Record<string, string | undefined> {
+  if (!runtime.hasCredentials) return noCredentials(input.configJson);
   const { capability } = runtime;
   const config = parseJsonObject(input.configJson, "config_json", true);
   const credentials = readCredentials(config, capability.credentials, neededCredentials(def, capability.credentials), capability.id);
   runtime.rememberSecrets(Object.values(credentials));
-  let log: ToolContext["log"] | undefined;
-  let artifacts: ToolContext["artifacts"] | undefined;
-  // Made on first use (log, artifacts, signal): most calls touch few of them, and this is the hot path.
-  return {
-    get signal() {
-      return scope.signal;
-    },
-    toolName: input.toolName,
-    capabilityId: capability.id,
-    sessionId: input.sessionId,
-    threadId: input.threadId,
-    // Needed credentials were checked above; a tool narrowing `needs` reads the others as optional.
-    credentials: credentials as ToolContext["credentials"],
-    get artifacts() {
-      return (artifacts ??= createArtifactAccess(runtime.store, scope.signal));
-    },
-    get log() {
-      return (log ??= runtime.log.child({ tool: input.toolName }));
-    },
-    limits: capability.limits,
-    http: runtime.egress.http,
-    openTunnel: (host, port, request) => runtime.egress.openTunnel(host, port, { signal: scope.signal, ...request }),
-  };
+  return credentials;
+}
+
+const EMPTY_CREDENTIALS: Record<string, string | undefined> = Object.freeze({});
+
+/** A capability without credentials still refuses a malformed config_json, but skips parsing Selu's `{}`. */
+function noCredentials(configJson: Uint8Array): Record<string, string | undefined> {
+  const isEmptyObject = configJson.byteLength === 2 && configJson[0] === 0x7b && configJson[1] === 0x7d;
+  if (!isEmptyObject) parseJsonObject(configJson, "config_json", true);
+  return EMPTY_CREDENTIALS;
 }
 
 function parseArgs(def: ToolDefinition, input: InvokeInput): unknown {
@@ -211,22 +187,6 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-/** Aborts `controller` when any of `signals` aborts; returns the unlink function. */
-function link(controller: AbortController, signals: readonly (AbortSignal | undefined)[]): () => void {
-  const cleanups: (() => void)[] = [];
-  for (const signal of signals) {
-    if (!signal) continue;
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-      break;
-    }
-    const onAbort = () => controller.abort(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    cleanups.push(() => signal.removeEventListener("abort", onAbort));
-  }
-  return () => cleanups.forEach((fn) => fn());
-}
-
 function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, void> {
   return typeof value === "object" && value !== null && typeof (value as AsyncGenerator).next === "function" &&
     Symbol.asyncIterator in value;
@@ -234,11 +194,4 @@ function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unkn
 
 function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 10) / 10;
-}
-
-class TimeoutError extends Error {
-  override readonly name = "TimeoutError";
-  constructor(toolName: string, ms: number) {
-    super(`${toolName} timed out after ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`}`);
-  }
 }

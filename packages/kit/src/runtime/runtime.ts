@@ -19,6 +19,8 @@ export class Runtime {
   readonly store: ArtifactStore;
   readonly log: Logger;
   readonly egress: Egress;
+  /** Whether the capability declares any credential (else config_json needs no reading per call). */
+  readonly hasCredentials: boolean;
   /** Whether debug records can be written (a caller's own logger decides for itself, so: yes). */
   readonly debug: boolean;
   readonly #shutdown = new AbortController();
@@ -37,6 +39,7 @@ export class Runtime {
     this.log =
       options.logger ??
       createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets }, { capability: capability.id });
+    this.hasCredentials = Object.keys(capability.credentials).length > 0;
     this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.egress = new Egress(options.egress ?? {}, capability.limits);
   }
