@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkDockerfile } from "./dockerfile.js";
+import { checkDockerfile, imageEnv } from "./dockerfile.js";
 
 const good = `# syntax=docker/dockerfile:1
 FROM node:24.21.0-bookworm-slim AS build
 RUN pnpm install \\
  && pnpm build
 FROM node:24.21.0-bookworm-slim
+ENV NODE_ENV=production MALLOC_ARENA_MAX=2
 RUN mkdir -p /workspace /cache && chown 1000:1000 /workspace /cache
 COPY --from=build /out /app
 USER 1000:1000
@@ -57,5 +58,19 @@ describe("checkDockerfile", () => {
     expect(checkDockerfile(text, { startScript: start, workspace: true })).toEqual([
       "Dockerfile: create /workspace owned by 1000:1000 in the final stage (the manifest uses it)",
     ]);
+  });
+
+  it("wants MALLOC_ARENA_MAX set in the final stage, not only in the build stage", () => {
+    const moved = good.replace("ENV NODE_ENV=production MALLOC_ARENA_MAX=2\n", "").replace("AS build\n", "AS build\nENV MALLOC_ARENA_MAX=2\n");
+    expect(checkDockerfile(moved, { startScript: start, workspace: true, cache: true })).toEqual([
+      expect.stringMatching(/^Dockerfile: set ENV MALLOC_ARENA_MAX=2 in the final stage/),
+    ]);
+  });
+});
+
+describe("imageEnv", () => {
+  it("reads the final stage's ENV in both forms, quoted values included", () => {
+    const text = `FROM a:1.2.3 AS build\nENV SKIP=1\nFROM b:1.2.3\nENV A=1 B="two words" \\\n  C=3\nENV LEGACY some value\n`;
+    expect(imageEnv(text)).toEqual({ A: "1", B: "two words", C: "3", LEGACY: "some value" });
   });
 });

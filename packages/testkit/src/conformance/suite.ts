@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { peakRssMiB, sandboxCommand } from "../container/index.js";
 import { connect, download, healthcheck, invoke, upload } from "../orchestrator/grpc-calls.js";
 import { startCapabilityProcess, type CapabilityProcess } from "../process/index.js";
-import { checkDockerfile } from "./dockerfile.js";
+import { checkDockerfile, imageEnv } from "./dockerfile.js";
 import { wrongValueFor } from "./wrong-values.js";
 
 interface Description {
@@ -52,7 +52,9 @@ export function conformance(options: ConformanceOptions): void {
       const mod = (await import(pathToFileURL(join(dir, "dist/capability.js")).href)) as { default: { describe(): Description } };
       description = mod.default.describe();
       const started = Date.now();
-      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd), ...(options.env ? { env: options.env } : {}) });
+      // The image's own ENV (NODE_ENV, MALLOC_ARENA_MAX, ...), as the container would run with it.
+      const env = { ...imageEnv(readFileSync(join(dir, "Dockerfile"), "utf8")), ...options.env };
+      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd), env });
       client = connect(proc.address);
       while (!(await healthcheck(client, 200))) {
         if (Date.now() - started > 30_000) throw new Error(`not ready within 30 s:\n${proc.output()}`);
