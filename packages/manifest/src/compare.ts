@@ -22,38 +22,53 @@ export function checkManifestAgainstCode(manifest: Manifest, description: Capabi
 type Add = (keyPath: KeyPath, message: string) => void;
 
 function compareTools(inManifest: ManifestTool[], inCode: ToolDescription[], add: Add): void {
-  const codeByName = new Map(inCode.map((t) => [t.name, t]));
-  const manifestNames = new Set(inManifest.map((t) => t.name));
-  inManifest.forEach((tool, i) => {
-    const code = codeByName.get(tool.name);
-    const at = ["tools", i];
-    if (!code) return add(at, `tool "${tool.name}" is not defined in the code: expected it removed`);
+  compareByName(TOOLS, inManifest, inCode, add, (tool, code, at) => {
     sameValue(at, "description", tool.description, code.description, add);
     sameValue(at, "recommended_policy", tool.recommended_policy, code.recommended_policy, add);
     sameValue(at, "terminal_on_success", tool.terminal_on_success, code.terminal_on_success, add);
     const difference = firstDifference(tool.input_schema, code.input_schema, [...at, "input_schema"]);
     if (difference) add(difference.keyPath, schemaDifference(difference.left, difference.right));
   });
-  for (const code of inCode) {
-    if (!manifestNames.has(code.name)) add(["tools"], `lacks tool "${code.name}", which the code defines`);
-  }
 }
 
 function compareCredentials(inManifest: ManifestCredential[], inCode: CredentialDescription[], add: Add): void {
-  const codeByName = new Map(inCode.map((c) => [c.name, c]));
-  const manifestNames = new Set(inManifest.map((c) => c.name));
-  inManifest.forEach((credential, i) => {
-    const code = codeByName.get(credential.name);
-    const at = ["credentials", i];
-    if (!code) return add(at, `credential "${credential.name}" is not declared in the code: expected it removed`);
+  compareByName(CREDENTIALS, inManifest, inCode, add, (credential, code, at) => {
     sameValue(at, "scope", credential.scope, code.scope, add);
     sameValue(at, "required", credential.required, code.required, add);
     sameValue(at, "description", credential.description, code.description, add);
     // Selu reads an absent credential_type as secret, so the code may leave it out.
     sameValue(at, "credential_type", credential.credential_type, code.credential_type ?? "secret", add);
   });
+}
+
+interface EntryWords {
+  key: "tools" | "credentials";
+  noun: string;
+  /** How the code has one: "defined" or "declared". */
+  participle: string;
+  verb: string;
+}
+const TOOLS: EntryWords = { key: "tools", noun: "tool", participle: "defined", verb: "defines" };
+const CREDENTIALS: EntryWords = { key: "credentials", noun: "credential", participle: "declared", verb: "declares" };
+
+/** Pairs manifest entries with the code's by name: extra ones, missing ones, then `compare` on each pair. */
+function compareByName<M extends { name: string }, C extends { name: string }>(
+  { key, noun, participle, verb }: EntryWords,
+  inManifest: M[],
+  inCode: C[],
+  add: Add,
+  compare: (inManifest: M, inCode: C, at: KeyPath) => void,
+): void {
+  const codeByName = new Map(inCode.map((c) => [c.name, c]));
+  const manifestNames = new Set(inManifest.map((m) => m.name));
+  inManifest.forEach((entry, i) => {
+    const code = codeByName.get(entry.name);
+    const at: KeyPath = [key, i];
+    if (!code) return add(at, `${noun} "${entry.name}" is not ${participle} in the code: expected it removed`);
+    compare(entry, code, at);
+  });
   for (const code of inCode) {
-    if (!manifestNames.has(code.name)) add(["credentials"], `lacks credential "${code.name}", which the code declares`);
+    if (!manifestNames.has(code.name)) add([key], `lacks ${noun} "${code.name}", which the code ${verb}`);
   }
 }
 
