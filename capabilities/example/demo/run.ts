@@ -3,7 +3,7 @@
 // calls an agent would, and prints each step as the orchestrator sees it.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Orchestrator, startCapabilityProcess, type TranscriptEntry } from "@selu-catalogue/testkit";
+import { formatTranscriptEntry, Orchestrator, startCapabilityProcess } from "@selu-catalogue/testkit";
 import capability from "../dist/capability.js";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
@@ -13,7 +13,7 @@ const proc = await startCapabilityProcess(dir, { env: { LOG_LEVEL: "warn" } });
 const orchestrator = new Orchestrator();
 let printed = 0;
 const show = () => {
-  for (const entry of orchestrator.transcript.slice(printed)) console.log(format(entry));
+  for (const entry of orchestrator.transcript.slice(printed)) console.log(formatTranscriptEntry(entry));
   printed = orchestrator.transcript.length;
 };
 
@@ -43,26 +43,4 @@ try {
 } finally {
   await orchestrator.close();
   console.log(`== SIGTERM: the capability drained and exited with code ${await proc.stop()}`);
-}
-
-function format(entry: TranscriptEntry): string {
-  const json = (value: unknown) => JSON.stringify(value, null, 2).replaceAll("\n", "\n   ");
-  switch (entry.kind) {
-    case "call":
-      return `\n-> the model calls ${entry.tool}\n   ${json(entry.args)}`;
-    case "invoke":
-      return `   orchestrator: Invoke ${entry.toolName} with args_json\n   ${json(entry.args)}`;
-    case "upload":
-      return `   orchestrator: uploaded artifact ${entry.artifactId} (${entry.filename}, ${entry.sizeBytes} bytes, ${entry.chunks} chunk) -> ${entry.capabilityArtifactId}`;
-    case "raw-result":
-      return `   capability: result_json\n   ${json(entry.result)}`;
-    case "download":
-      return `   orchestrator: downloaded ${entry.capabilityArtifactId} (${entry.sizeBytes} bytes) and stored it as ${entry.artifactId}`;
-    case "result":
-      return `<- the model sees\n   ${json(entry.result)}`;
-    case "error":
-      return `<- error (${entry.stage}): ${entry.error}`;
-    case "finding":
-      return `!! ${entry.finding}`;
-  }
 }
