@@ -38,7 +38,7 @@ const capability = defineCapability({
       input: z.object({}),
       policy: "allow",
       timeoutMs: 50,
-      run: (_args, ctx) => new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
+      run: (_args, ctx) => new Promise<{ ok: boolean }>((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
     }),
     quick_async: tool({ description: "answers after a tick", input: z.object({}), policy: "allow", run: async () => ({ ok: true }) }),
   },
