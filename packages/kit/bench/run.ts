@@ -18,7 +18,7 @@ const P = {
   spawns: 7,
   pollIntervalMs: 20,
   /** Measurement rounds per server, in alternating order (kit,bare / bare,kit / ...); medians across rounds. */
-  rounds: 3,
+  rounds: 5,
   latencyCalls: 2_000,
   phaseMs: 1_500,
   maxCallsPerPhase: 200_000,
