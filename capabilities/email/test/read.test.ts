@@ -69,7 +69,7 @@ describe("list_messages", () => {
 });
 
 describe("search_messages", () => {
-  const subjects = (page: { messages: { subject: string }[] }) => page.messages.map((m) => m.subject);
+  const subjects = (page: Record<string, any>) => page.messages.map((m: { subject: string }) => m.subject);
 
   it("matches from, to, subject, text and dates together", async () => {
     expect(subjects(await call("search_messages", { from: "carol" }))).toEqual(["Holiday photos"]);

@@ -24,10 +24,11 @@ export class SentMessages<T> {
 
   /** Runs `send` unless `key` was sent (or is being sent) within the window; `duplicate` tells which. */
   async once(key: string, send: () => Promise<T>): Promise<{ result: T; duplicate: boolean; sentAt: number }> {
-    this.#evict();
-    const known = this.#entries.get(key);
-    if (known) return { result: await known.outcome, duplicate: true, sentAt: known.at };
     const at = this.#now();
+    const known = this.#entries.get(key);
+    if (known && known.at >= at - this.#windowMs) return { result: await known.outcome, duplicate: true, sentAt: known.at };
+    this.#entries.delete(key);
+    this.#evict(at);
     const outcome = send();
     this.#entries.set(key, { at, outcome });
     try {
@@ -38,8 +39,9 @@ export class SentMessages<T> {
     }
   }
 
-  #evict(): void {
-    const oldest = this.#now() - this.#windowMs;
+  /** Drops expired entries and, past the bound, the oldest ones, to make room for one more. */
+  #evict(now: number): void {
+    const oldest = now - this.#windowMs;
     for (const [key, entry] of this.#entries) {
       if (entry.at >= oldest && this.#entries.size < this.#max) break;
       this.#entries.delete(key);
