@@ -36,6 +36,8 @@ export interface MailWorld {
   proxy: EgressProxy;
   proc: CapabilityProcess;
   manifest: ManifestView;
+  /** resources.max_memory_mb of the manifest. */
+  manifestMemoryMb: number;
   orchestrator: Orchestrator;
   /** Another orchestrator double with other credentials against the same process. */
   withCredentials(overrides: Record<string, string | undefined>): Promise<Orchestrator>;
@@ -73,7 +75,7 @@ export async function startMailWorld(seed: readonly SeedMessage[] = []): Promise
   };
   const orchestrator = await withCredentials({});
   return {
-    ca, smtp, smtps, imap, proxy, proc, manifest: manifest as ManifestView, orchestrator, withCredentials,
+    ca, smtp, smtps, imap, proxy, proc, manifest: manifest as ManifestView, manifestMemoryMb: manifest.resources.max_memory_mb, orchestrator, withCredentials,
     async close() {
       for (const o of orchestrators) await o.close();
       await proc.stop();

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { USER, fails, invokeDirect, ok, startMailWorld, type MailWorld } from "./harness.js";
+import { PASSWORD, USER, fails, invokeDirect, ok, startMailWorld, type MailWorld } from "./harness.js";
 
 const invoicePdf = Buffer.concat([Buffer.from("%PDF-1.4\n"), randomBytes(200_000)]);
 const photo = randomBytes(50_000);
@@ -206,6 +206,13 @@ describe("IMAP trouble", () => {
     world.proxy.map("imap.gmail.com:993", `${world.imap.host}:${world.imap.port}`); // Dovecot's certificate names imap.fastmail.com
     const orchestrator = await world.withCredentials({ IMAP_HOST: "imap.gmail.com" });
     expect(await fails(orchestrator, "list_mailboxes", {})).toMatch(/TLS handshake with imap\.gmail\.com:993 failed/);
+  });
+
+  it("never logs credentials, addresses, subjects, bodies or search terms", () => {
+    const logs = world.proc.output();
+    for (const secret of [PASSWORD, "billing@shop.example", "Invoice 2026-001", "Your invoice", "Grüße", "backslash", "Win a prize"]) {
+      expect(logs).not.toContain(secret);
+    }
   });
 
   it("says which credential is missing", async () => {

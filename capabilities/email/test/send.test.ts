@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { peakRssMiB } from "@selu-catalogue/testkit/container";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CREDENTIALS, PASSWORD, USER, fails, invokeDirect, ok, startMailWorld, type MailWorld } from "./harness.js";
 
@@ -116,6 +117,18 @@ describe("send_email", () => {
     await world.smtp.waitForMessages(world.smtp.messages.length);
     expect(count()).toBe(2);
   });
+
+  it("sends the largest allowed message (18 MiB of attachments) within the manifest's memory limit", async () => {
+    const files = [0, 1, 2].map((i) => randomBytes(6 * 1024 * 1024 - i));
+    const before = world.smtp.messages.length;
+    await ok(world.orchestrator, "send_email", {
+      to: ["bob@example.com"], subject: "big", text: "three big files",
+      attachments: files.map((bytes, i) => ({ artifact_id: store(`part${i}.bin`, "application/octet-stream", bytes) })),
+    });
+    const [message] = (await world.smtp.waitForMessages(before + 1, 30_000)).slice(before);
+    expect(message!.attachments.map((a, i) => a.content.equals(files[i]!))).toEqual([true, true, true]);
+    expect(peakRssMiB(world.proc.child.pid!)).toBeLessThan(world.manifestMemoryMb);
+  }, 60_000);
 
   it("recognises a retry whose attachments were uploaded again (new ids, same bytes)", async () => {
     const bytes = randomBytes(1000);

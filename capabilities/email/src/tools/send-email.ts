@@ -56,7 +56,7 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
       }
       if (args.subject === undefined && !args.reply_to_message) throw new ToolError("subject: required unless replying (reply_to_message)");
       const body = await composeBody(args);
-      const files = outgoingAttachments(args.attachments ?? [], ctx.artifacts);
+      const files = await outgoingAttachments(args.attachments ?? [], ctx.artifacts);
       const key = createHash("sha256")
         .update(JSON.stringify([ctx.sessionId, ctx.threadId, args.to, args.cc, args.bcc, args.subject, args.text, args.html, args.markdown, args.reply_to, args.reply_to_message, files.map((f) => [f.filename, f.contentType, f.sha256])]))
         .update(args.resend ? randomBytes(16) : Buffer.alloc(0))
@@ -82,7 +82,7 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
           messageId,
           date: new Date(),
           ...(reply ? { inReplyTo: reply.messageId, references: reply.references } : {}),
-          attachments: files.map((f) => ({ filename: f.filename, content: f.content, contentType: f.contentType, contentDisposition: "attachment" as const })),
+          attachments: files.map((f) => ({ filename: f.filename, content: f.open(), contentType: f.contentType, contentDisposition: "attachment" as const })),
         });
         if (original) {
           await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => markAnswered(client, original.mailbox, original.uid)).catch((err: unknown) =>
@@ -97,7 +97,7 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
         accepted: result.accepted,
         rejected: result.rejected,
         from: sender.name ? `${sender.name} <${sender.address}>` : sender.address,
-        attachments: files.map((f) => ({ filename: f.filename, mime_type: f.contentType, size: formatBytes(f.content.length) })),
+        attachments: files.map((f) => ({ filename: f.filename, mime_type: f.contentType, size: formatBytes(f.size) })),
         duplicate,
         ...(duplicate ? { note: `an identical message was already sent at ${new Date(sentAt).toISOString()}; it was not sent again (set resend: true to send it once more)` } : {}),
       };
