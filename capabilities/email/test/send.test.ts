@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { peakRssMiB } from "@selu-catalogue/testkit/container";
+import { startSmtpServer } from "@selu-catalogue/testkit/mail";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CREDENTIALS, PASSWORD, USER, fails, invokeDirect, ok, startMailWorld, type MailWorld } from "./harness.js";
 
@@ -205,6 +206,21 @@ describe("send_email reports account and server trouble clearly, in bounded time
     const error = await fails(orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" });
     expect(error).toMatch(/could not open a tunnel to smtp\.gmail\.com:587/);
     expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it("refuses a server that does not offer STARTTLS (downgrade), before sending the password", async () => {
+    const stripped = await startSmtpServer({ ca: world.ca, names: ["smtp.zoho.com"], users: { [USER]: PASSWORD }, security: "none" });
+    try {
+      world.proxy.map("smtp.zoho.com:587", `${stripped.host}:${stripped.port}`);
+      const orchestrator = await world.withCredentials({ SMTP_HOST: "smtp.zoho.com" });
+      const error = await fails(orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" });
+      expect(error).toMatch(/smtp\.zoho\.com:587/);
+      expect(error).toMatch(/STARTTLS|TLS/);
+      expect(stripped.messages).toHaveLength(0);
+      expect(stripped.authFailures).toBe(0);
+    } finally {
+      await stripped.close();
+    }
   });
 
   it("asks for EMAIL_FROM_ADDRESS when the user name is not an address", async () => {

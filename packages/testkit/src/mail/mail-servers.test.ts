@@ -45,6 +45,21 @@ describe("startSmtpServer", () => {
   });
 });
 
+describe("startSmtpServer with security none", () => {
+  it("refuses STARTTLS and takes AUTH in clear text, as a stripped connection would", async () => {
+    const stripped = await startSmtpServer({ ca, names: ["smtp.example.com"], users: { alice: "pw" }, security: "none" });
+    try {
+      const insisting = nodemailer.createTransport({ host: stripped.host, port: stripped.port, requireTLS: true, auth: { user: "alice", pass: "pw" }, tls: { ca: ca.certPem } });
+      await expect(insisting.sendMail({ from: "alice@example.com", to: "bob@example.com", text: "x" })).rejects.toThrow(/STARTTLS/);
+      const plain = nodemailer.createTransport({ host: stripped.host, port: stripped.port, ignoreTLS: true, auth: { user: "alice", pass: "pw" } });
+      await plain.sendMail({ from: "alice@example.com", to: "bob@example.com", text: "x" });
+      expect((await stripped.waitForMessages(1))[0]).toMatchObject({ secure: false, authUser: "alice" });
+    } finally {
+      await stripped.close();
+    }
+  });
+});
+
 describe("startImapServer", () => {
   let imap: ImapTestServer;
   beforeAll(async () => {

@@ -47,8 +47,12 @@ export interface SmtpServerOptions {
   names: readonly string[];
   /** Accepted logins, user name to password (AUTH PLAIN and LOGIN, only after TLS). */
   users: Record<string, string>;
-  /** `starttls` (default: plain greeting, STARTTLS required before AUTH) or `tls` (implicit TLS, port 465 style). */
-  security?: "starttls" | "tls";
+  /**
+   * `starttls` (default: plain greeting, STARTTLS required before AUTH), `tls` (implicit TLS, port 465
+   * style), or `none`: STARTTLS not offered and AUTH allowed in clear text, as a stripped (downgraded)
+   * connection looks to a client, to test that the client refuses it.
+   */
+  security?: "starttls" | "tls" | "none";
   /** Recipient addresses answered 550 at RCPT TO (to test partly rejected sends). */
   rejectRecipients?: readonly string[];
   /** Largest message accepted, in bytes (SIZE extension; bigger ones are answered 552). Default 25 MiB. */
@@ -90,7 +94,10 @@ export async function startSmtpServer(options: SmtpServerOptions): Promise<SmtpT
     secure: implicit,
     name: options.names[0] ?? "localhost",
     authMethods: ["PLAIN", "LOGIN"],
-    allowInsecureAuth: false,
+    allowInsecureAuth: options.security === "none",
+    // Hidden and refused: smtp-server would otherwise still accept STARTTLS when a client insists.
+    hideSTARTTLS: options.security === "none",
+    ...(options.security === "none" ? { disabledCommands: ["STARTTLS"] } : {}),
     size: options.maxMessageBytes ?? 25 * 1024 * 1024,
     logger: false,
     disableReverseLookup: true,
