@@ -1,0 +1,79 @@
+import { ToolError } from "@selu-catalogue/kit";
+import { parseAddress } from "./address.js";
+
+/** A server the capability talks to, reached through the egress proxy. */
+export interface ServerAddress {
+  host: string;
+  port: number;
+}
+
+export interface SmtpSettings extends ServerAddress {
+  /** `tls`: TLS from the first byte (port 465); `starttls`: plain greeting, then STARTTLS, required. */
+  security: "starttls" | "tls";
+}
+
+/** The account as the tools use it, parsed once per call from the credentials. */
+export interface MailAccount {
+  username: string;
+  password: string;
+}
+
+type Values = Readonly<Record<string, string | undefined>>;
+
+const HOST = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*$/;
+
+export function readAccount(values: Values): MailAccount {
+  return { username: need(values, "EMAIL_USERNAME"), password: need(values, "EMAIL_PASSWORD") };
+}
+
+export function readImapSettings(values: Values): ServerAddress {
+  return { host: host(values, "IMAP_HOST"), port: port(values, "IMAP_PORT", 993) };
+}
+
+export function readSmtpSettings(values: Values): SmtpSettings {
+  const smtpPort = port(values, "SMTP_PORT", 587);
+  const raw = values.SMTP_SECURITY?.trim().toLowerCase();
+  if (raw && raw !== "starttls" && raw !== "tls") {
+    throw new ToolError(`credential SMTP_SECURITY must be "starttls" or "tls" (implicit TLS, port 465); fix it in Selu's credentials`);
+  }
+  const security = raw === "starttls" || raw === "tls" ? raw : smtpPort === 465 ? "tls" : "starttls";
+  return { host: host(values, "SMTP_HOST"), port: smtpPort, security };
+}
+
+/** The From address: EMAIL_FROM_ADDRESS, else the user name when it is an address; and the display name. */
+export function readSender(values: Values): { address: string; name: string | undefined } {
+  const configured = values.EMAIL_FROM_ADDRESS?.trim();
+  const candidate = configured || values.EMAIL_USERNAME?.trim() || "";
+  const parsed = parseAddress(candidate);
+  if (!parsed || parsed.name) {
+    throw new ToolError(
+      configured
+        ? "credential EMAIL_FROM_ADDRESS is not a plain email address (like alice@example.com); fix it in Selu's credentials"
+        : "EMAIL_USERNAME is not an email address, so set the credential EMAIL_FROM_ADDRESS to the address to send from",
+    );
+  }
+  const name = values.EMAIL_FROM_NAME?.trim() || undefined;
+  if (name && /[\r\n\0]/.test(name)) throw new ToolError("credential EMAIL_FROM_NAME must be one line (no line breaks); fix it in Selu's credentials");
+  return { address: parsed.address, name };
+}
+
+function need(values: Values, name: string): string {
+  const value = values[name];
+  if (!value) throw new ToolError(`missing credential ${name}: set it in Selu's credentials for the email capability`);
+  if (/[\r\n\0]/.test(value)) throw new ToolError(`credential ${name} must not contain line breaks; fix it in Selu's credentials`);
+  return value;
+}
+
+function host(values: Values, name: string): string {
+  const value = need(values, name).trim().toLowerCase();
+  if (!HOST.test(value)) throw new ToolError(`credential ${name} must be a host name like mail.example.com, without scheme or port`);
+  return value;
+}
+
+function port(values: Values, name: string, fallback: number): number {
+  const raw = values[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value < 1 || value > 65535) throw new ToolError(`credential ${name} must be a port number (1-65535)`);
+  return value;
+}

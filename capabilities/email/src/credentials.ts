@@ -1,0 +1,27 @@
+import type { CredentialSpecs } from "@selu-catalogue/kit";
+
+/**
+ * The mailbox account, one per user (user scope). Names are fixed: end-to-end tests and operators'
+ * settings depend on them.
+ */
+export const credentials = {
+  SMTP_HOST: { scope: "user", required: true, description: "SMTP server for sending, e.g. smtp.fastmail.com" },
+  SMTP_PORT: { scope: "user", required: false, description: "SMTP port (default 587; 465 for implicit TLS)" },
+  SMTP_SECURITY: {
+    scope: "user",
+    required: false,
+    description: "starttls or tls (implicit TLS); default tls on port 465, else starttls",
+  },
+  IMAP_HOST: { scope: "user", required: true, description: "IMAP server for reading, e.g. imap.fastmail.com" },
+  IMAP_PORT: { scope: "user", required: false, description: "IMAP port with implicit TLS (default 993)" },
+  EMAIL_USERNAME: { scope: "user", required: true, description: "Login name for SMTP and IMAP, usually the email address" },
+  EMAIL_PASSWORD: { scope: "user", required: true, description: "Password or app password for SMTP and IMAP" },
+  EMAIL_FROM_ADDRESS: { scope: "user", required: false, description: "Sender address (default: EMAIL_USERNAME)" },
+  EMAIL_FROM_NAME: { scope: "user", required: false, description: "Sender display name, e.g. Alice Example" },
+} as const satisfies CredentialSpecs;
+
+export type MailCredentials = typeof credentials;
+
+// Tools declare `needs: []` and read credentials in the handler (config.ts), because the kit checks
+// needed credentials before validating arguments: a call with bad arguments and no account would be
+// told about the account first, and the conformance suite (config_json {}) could not see the field.

@@ -1,0 +1,49 @@
+import { ToolError } from "@selu-catalogue/kit";
+import type { ServerAddress } from "../config.js";
+
+interface ImapFailure {
+  authenticationFailed?: boolean;
+  responseText?: string;
+  responseStatus?: string;
+  serverResponseCode?: string;
+  code?: string;
+  message?: string;
+}
+
+/**
+ * Turns what imapflow throws into a message for the user: which server, what went wrong, what to
+ * change. ToolErrors (ours, the kit's egress errors) pass through unchanged; server texts are
+ * quoted, as they explain NO answers ("Mailbox doesn't exist").
+ */
+export function describeImapError(err: unknown, server: ServerAddress, stage: "login" | "command"): unknown {
+  if (err instanceof ToolError) return err;
+  if (!err || typeof err !== "object") return err;
+  const failure = err as ImapFailure;
+  const target = `${server.host}:${server.port}`;
+  const said = failure.responseText ? `: the server said "${clip(failure.responseText)}"` : "";
+  if (failure.authenticationFailed || failure.serverResponseCode === "AUTHENTICATIONFAILED") {
+    return new ToolError(
+      `IMAP login to ${target} failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` +
+        "(many providers need an app password when two-factor sign-in is on)",
+      { cause: err },
+    );
+  }
+  if (failure.serverResponseCode === "NONEXISTENT" || /doesn't exist|does not exist|no such mailbox|unknown mailbox/i.test(failure.responseText ?? "")) {
+    return new ToolError(`no such mailbox on ${target}${said}; list_mailboxes shows the mailbox names`, { cause: err });
+  }
+  if (failure.responseStatus === "NO" || failure.responseStatus === "BAD") {
+    return new ToolError(`the IMAP server ${target} refused the request${said}`, { cause: err });
+  }
+  const code = failure.code ?? "";
+  if (/TIMEOUT/i.test(code)) {
+    return new ToolError(`the IMAP server ${target} did not answer in time (${code}); try again later`, { cause: err });
+  }
+  if (code === "NoConnection" || code === "EConnectionClosed" || /ECONNRESET|EPIPE|closed/i.test(`${code} ${failure.message ?? ""}`)) {
+    return new ToolError(`the connection to the IMAP server ${target} was lost${stage === "login" ? " while logging in" : ""}; try again`, { cause: err });
+  }
+  return err;
+}
+
+function clip(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").slice(0, 200);
+}

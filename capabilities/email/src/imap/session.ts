@@ -1,0 +1,59 @@
+import type { ToolContext } from "@selu-catalogue/kit";
+import type { ImapFlow } from "imapflow";
+import type { MailAccount, ServerAddress } from "../config.js";
+import { MAIL_LIMITS } from "../limits.js";
+import { describeImapError } from "./errors.js";
+
+type Context = Pick<ToolContext, "signal" | "openTunnel">;
+
+/**
+ * Runs `work` on a logged-in IMAP session over implicit TLS, reached through the egress proxy
+ * (`ctx.openTunnel`), and logs out after. One connection per call: calls run concurrently and a
+ * broken session never leaks into another call. Cancelling the call closes the connection.
+ */
+export async function withImap<T>(ctx: Context, server: ServerAddress, account: MailAccount, work: (client: ImapFlow) => Promise<T>): Promise<T> {
+  // Loaded on first use: readiness and memory stay small for calls that never read mail.
+  const { ImapFlow } = await import("imapflow");
+  const socket = await ctx.openTunnel(server.host, server.port, { tls: true, signal: ctx.signal, timeoutMs: MAIL_LIMITS.connectTimeoutMs });
+  const client = new ImapFlow({
+    host: server.host,
+    port: server.port,
+    secure: true,
+    auth: { user: account.username, pass: account.password },
+    logger: false,
+    disableAutoIdle: true,
+    connectionTimeout: MAIL_LIMITS.connectTimeoutMs,
+    greetingTimeout: MAIL_LIMITS.connectTimeoutMs,
+    socketTimeout: MAIL_LIMITS.socketTimeoutMs,
+    // The tunnel is already connected and TLS-verified by the kit; hand it over as the transport.
+    transport: {
+      connect(_options, onConnect) {
+        setImmediate(onConnect);
+        return socket;
+      },
+    },
+  });
+  client.on("error", () => {}); // surfaced through the pending command's rejection
+  const onAbort = () => client.close();
+  ctx.signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    try {
+      await client.connect();
+    } catch (err) {
+      throw describeImapError(err, server, "login");
+    }
+    try {
+      return await work(client);
+    } catch (err) {
+      throw describeImapError(err, server, "command");
+    }
+  } catch (err) {
+    ctx.signal.throwIfAborted();
+    throw err;
+  } finally {
+    ctx.signal.removeEventListener("abort", onAbort);
+    if (client.usable) await client.logout().catch(() => client.close());
+    else client.close();
+    socket.destroy();
+  }
+}

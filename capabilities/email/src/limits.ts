@@ -1,0 +1,21 @@
+/** Bounds of the email capability; the README's Limits table states the same numbers. */
+export const MAIL_LIMITS = {
+  /** Largest single attachment sent or fetched, bytes (also the kit's per-artifact cap). */
+  maxAttachmentBytes: 15 * 1024 * 1024,
+  /** All attachments of one outgoing message together, bytes (providers cap messages at 20-25 MB encoded). */
+  maxTotalAttachmentBytes: 18 * 1024 * 1024,
+  maxAttachments: 20,
+  maxRecipients: 100,
+  /** Connecting through the proxy, TLS and the server greeting, ms. */
+  connectTimeoutMs: 15_000,
+  /** Silence on an established SMTP/IMAP connection before it is given up, ms. */
+  socketTimeoutMs: 60_000,
+  /** Message bodies read for get_message, bytes per text part. */
+  maxBodyPartBytes: 2 * 1024 * 1024,
+  /** Messages per list/search page. */
+  maxPageSize: 50,
+  /** UIDs per mark/move call. */
+  maxUidsPerCall: 500,
+  /** How long a sent message is remembered so a retried call doesn't send it twice, ms. */
+  resendWindowMs: 15 * 60 * 1000,
+} as const;

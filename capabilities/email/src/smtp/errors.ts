@@ -1,0 +1,53 @@
+import { ToolError } from "@selu-catalogue/kit";
+import type { ServerAddress } from "../config.js";
+
+interface SmtpFailure {
+  code?: string;
+  response?: string;
+  responseCode?: number;
+  rejected?: unknown[];
+  message?: string;
+}
+
+/**
+ * Turns nodemailer's errors into messages for the user. Egress errors (proxy refused, TLS) are
+ * ToolErrors already and pass unchanged; server responses are quoted, one line.
+ */
+export function describeSmtpError(err: unknown, server: ServerAddress): unknown {
+  if (err instanceof ToolError) return err;
+  if (!err || typeof err !== "object") return err;
+  const failure = err as SmtpFailure;
+  const target = `${server.host}:${server.port}`;
+  const said = failure.response ? `: the server said "${clip(failure.response)}"` : "";
+  switch (failure.code) {
+    case "EAUTH":
+      return new ToolError(
+        `SMTP login to ${target} failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` +
+          "(many providers need an app password when two-factor sign-in is on)",
+        { cause: err },
+      );
+    case "ENOAUTH":
+      return new ToolError(`SMTP login to ${target} failed: EMAIL_USERNAME or EMAIL_PASSWORD is empty`, { cause: err });
+    case "EENVELOPE":
+      return new ToolError(`the SMTP server ${target} accepted none of the recipients${said}; nothing was sent`, { cause: err });
+    case "EMESSAGE":
+    case "EPROTOCOL":
+      return new ToolError(`the SMTP server ${target} refused the message${said}; nothing was sent`, { cause: err });
+    case "ETLS":
+      return new ToolError(
+        `TLS with the SMTP server ${target} failed (${clip(failure.message ?? "")}); check SMTP_SECURITY (starttls or tls) and SMTP_PORT`,
+        { cause: err },
+      );
+    case "ETIMEDOUT":
+      return new ToolError(`the SMTP server ${target} did not answer in time; check SMTP_PORT and SMTP_SECURITY, or try again later`, { cause: err });
+    case "ECONNECTION":
+    case "ESOCKET":
+      return new ToolError(`the connection to the SMTP server ${target} failed (${clip(failure.message ?? "")}); nothing was sent`, { cause: err });
+    default:
+      return err;
+  }
+}
+
+function clip(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").slice(0, 200);
+}

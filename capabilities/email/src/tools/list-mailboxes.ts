@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { imapSession, type MailTool } from "./shared.js";
+
+export const listMailboxes = (tool: MailTool) =>
+  tool({
+    description:
+      "Lists the account's mailboxes (folders) with their message and unread counts and special use " +
+      "(\\Sent, \\Trash, \\Archive, \\Junk, \\Drafts). Use the path with the other tools.",
+    input: z.object({}),
+    policy: "allow",
+    // Credentials are checked in the handler, after the arguments (see credentials.ts).
+    needs: [],
+    async run(_args, ctx) {
+      return imapSession(ctx, async (client) => {
+        const list = await client.list({ statusQuery: { messages: true, unseen: true } });
+        const mailboxes = list
+          .filter((box) => !box.flags.has("\\Noselect") && !box.flags.has("\\NonExistent"))
+          .map((box) => ({
+            path: box.path,
+            ...(box.specialUse ? { special_use: box.specialUse } : {}),
+            messages: box.status?.messages ?? null,
+            unseen: box.status?.unseen ?? null,
+          }));
+        return { mailboxes };
+      });
+    },
+  });

@@ -1,0 +1,45 @@
+import type { SearchObject } from "imapflow";
+import { z } from "zod";
+import { dateRange, mailbox, pageArgs, searchTerm } from "../fields.js";
+import { imapDay, pageOfMessages } from "../imap/page.js";
+import { checkDateRange, imapSession, type MailTool } from "./shared.js";
+
+export const searchMessages = (tool: MailTool) =>
+  tool({
+    description:
+      "Searches one mailbox on the server (IMAP SEARCH; all criteria must match, text matching is " +
+      "case-insensitive substring). Returns the same page shape as list_messages, newest first; " +
+      "identify a hit by mailbox + uid for get_message.",
+    input: z.object({
+      mailbox: mailbox.default("INBOX"),
+      from: searchTerm("Sender address or name contains this").optional(),
+      to: searchTerm("A To recipient contains this").optional(),
+      cc: searchTerm("A Cc recipient contains this").optional(),
+      subject: searchTerm("Subject contains this").optional(),
+      text: searchTerm("Headers or body contain this").optional(),
+      body: searchTerm("Body contains this").optional(),
+      unseen_only: z.boolean().default(false).describe("Only unread messages"),
+      flagged_only: z.boolean().default(false).describe("Only flagged (starred) messages"),
+      ...dateRange,
+      ...pageArgs,
+    }),
+    policy: "allow",
+    // Credentials are checked in the handler, after the arguments (see credentials.ts).
+    needs: [],
+    async run(args, ctx) {
+      checkDateRange(args.since, args.before);
+      // imapflow sends each value as a quoted string or a literal (never spliced into the command
+      // text), and the schema already refused CR/LF: nothing here can change the SEARCH syntax.
+      const query: SearchObject = {};
+      for (const key of ["from", "to", "cc", "subject", "text", "body"] as const) {
+        const value = args[key];
+        if (value !== undefined) query[key] = value;
+      }
+      if (args.unseen_only) query.seen = false;
+      if (args.flagged_only) query.flagged = true;
+      if (args.since) query.since = imapDay(args.since);
+      if (args.before) query.before = imapDay(args.before);
+      if (Object.keys(query).length === 0) query.all = true;
+      return { ...(await imapSession(ctx, (client) => pageOfMessages(client, args.mailbox, query, args.limit, args.offset))) };
+    },
+  });

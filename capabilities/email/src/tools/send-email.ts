@@ -1,0 +1,110 @@
+import { createHash, randomBytes } from "node:crypto";
+import { attachments, formatBytes, ToolError } from "@selu-catalogue/kit";
+import { z } from "zod";
+import { parseAddress } from "../address.js";
+import { readAccount, readImapSettings, readSender, readSmtpSettings } from "../config.js";
+
+import { address, addressList, headerText, mailbox, uid } from "../fields.js";
+import { withImap } from "../imap/session.js";
+import { MAIL_LIMITS } from "../limits.js";
+import { outgoingAttachments } from "../smtp/attachments.js";
+import { composeBody } from "../smtp/body.js";
+import type { SentMessages } from "../smtp/sent-messages.js";
+import { markAnswered, replyContext, replySubject, type ReplyContext } from "../smtp/threading.js";
+import { sendViaSmtp, type SmtpOutcome } from "../smtp/transport.js";
+import type { MailTool } from "./shared.js";
+
+export interface SentRecord extends SmtpOutcome {
+  messageId: string;
+}
+
+const input = z.object({
+  to: addressList('Recipients, e.g. ["bob@example.com", "Carol <carol@example.com>"]', 1),
+  cc: addressList("Copy recipients").optional(),
+  bcc: addressList("Blind copy recipients (not shown to the others)").optional(),
+  subject: headerText("Subject line; may be left out when replying (then Re: <original subject>)").optional(),
+  text: z.string().max(500_000).optional().describe("Plain-text body"),
+  html: z.string().max(2_000_000).optional().describe("HTML body (a text part is made from it when text is not given)"),
+  markdown: z.string().max(500_000).optional().describe("Body as Markdown, sent as HTML with the Markdown as the text part; instead of text/html"),
+  reply_to: address.optional().describe("Reply-To address, when replies should go elsewhere than the sender"),
+  reply_to_message: z
+    .object({ mailbox, uid })
+    .strict()
+    .optional()
+    .describe("Send as a reply to this received message (mailbox + uid from list/search): sets In-Reply-To and References and marks it answered"),
+  attachments: attachments({ description: "Files to attach (artifacts from earlier tool results), any type", max: MAIL_LIMITS.maxAttachments }).optional(),
+  resend: z.boolean().default(false).describe("Send even if an identical message was sent in this session in the last 15 minutes"),
+});
+
+export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
+  tool({
+    description:
+      "Sends an email from the user's account over SMTP: to/cc/bcc, subject, a text, HTML or Markdown " +
+      "body, optional Reply-To, files attached from artifacts, optionally as a threaded reply to a " +
+      "received message (mailbox + uid). Returns the Message-ID and the accepted and rejected recipients. " +
+      "A repeated identical call within 15 minutes is not sent again (duplicate: true).",
+    input,
+    policy: "ask",
+    // Credentials are checked in the handler, after the arguments (see credentials.ts).
+    needs: [],
+    async run(args, ctx) {
+      const sender = readSender(ctx.credentials);
+      const smtp = readSmtpSettings(ctx.credentials);
+      const account = readAccount(ctx.credentials);
+      if (args.to.length + (args.cc?.length ?? 0) + (args.bcc?.length ?? 0) > MAIL_LIMITS.maxRecipients) {
+        throw new ToolError(`to, cc, bcc: at most ${MAIL_LIMITS.maxRecipients} recipients in all`);
+      }
+      if (args.subject === undefined && !args.reply_to_message) throw new ToolError("subject: required unless replying (reply_to_message)");
+      const body = await composeBody(args);
+      const files = await outgoingAttachments(args.attachments ?? [], ctx.artifacts);
+      const key = createHash("sha256")
+        .update(JSON.stringify([ctx.sessionId, ctx.threadId, args.to, args.cc, args.bcc, args.subject, args.text, args.html, args.markdown, args.reply_to, args.reply_to_message, files.map((f) => [f.filename, f.contentType, f.sha256])]))
+        .update(args.resend ? randomBytes(16) : Buffer.alloc(0))
+        .digest("hex");
+
+      const { result, duplicate, sentAt } = await sent.once(key, async () => {
+        let reply: ReplyContext | undefined;
+        const original = args.reply_to_message;
+        if (original) {
+          reply = await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => replyContext(client, original.mailbox, original.uid));
+        }
+        // Derived from the call, so a retry that slips past the memory (a restart) keeps the same id.
+        const messageId = `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>`;
+        const outcome = await sendViaSmtp(ctx, smtp, account, {
+          from: { name: sender.name ?? "", address: sender.address },
+          to: args.to.map(toAddress),
+          ...(args.cc ? { cc: args.cc.map(toAddress) } : {}),
+          ...(args.bcc ? { bcc: args.bcc.map(toAddress) } : {}),
+          ...(args.reply_to ? { replyTo: toAddress(args.reply_to) } : {}),
+          subject: args.subject ?? replySubject(reply?.subject ?? ""),
+          text: body.text,
+          ...(body.html !== undefined ? { html: body.html } : {}),
+          messageId,
+          date: new Date(),
+          ...(reply ? { inReplyTo: reply.messageId, references: reply.references } : {}),
+          attachments: files.map((f) => ({ filename: f.filename, content: f.open(), contentType: f.contentType, contentDisposition: "attachment" as const })),
+        });
+        if (original) {
+          await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => markAnswered(client, original.mailbox, original.uid)).catch((err: unknown) =>
+            ctx.log.warn("could not mark the original message answered", { error: err instanceof Error ? err.name : "unknown" }),
+          );
+        }
+        return { ...outcome, messageId, ...(reply ? { inReplyTo: reply.messageId } : {}) };
+      });
+
+      return {
+        message_id: result.messageId,
+        accepted: result.accepted,
+        rejected: result.rejected,
+        from: sender.name ? `${sender.name} <${sender.address}>` : sender.address,
+        attachments: files.map((f) => ({ filename: f.filename, mime_type: f.contentType, size: formatBytes(f.size) })),
+        duplicate,
+        ...(duplicate ? { note: `an identical message was already sent at ${new Date(sentAt).toISOString()}; it was not sent again (set resend: true to send it once more)` } : {}),
+      };
+    },
+  });
+
+function toAddress(value: string): { name: string; address: string } {
+  const parsed = parseAddress(value)!; // validated by the schema
+  return { name: parsed.name ?? "", address: parsed.address };
+}
