@@ -75,15 +75,16 @@ async function fetchBytes(
     return { bytes: file.bytes(), what: `${at} (${file.filename}, used by ${field})` };
   }
   const what = `${field}.url`;
+  let response;
   try {
-    const response = await ctx.http.request(source.url, { headers: { accept: "image/png, image/jpeg" }, signal: ctx.signal });
-    if (response.status !== 200) throw new ToolError(`${what}: the server answered HTTP ${response.status} for ${source.url.host}; check the URL`);
-    return { bytes: response.body, what };
+    response = await ctx.http.request(source.url, { headers: { accept: "image/png, image/jpeg" }, signal: ctx.signal });
   } catch (err) {
-    if (err instanceof ToolError || isAbortError(err) || ctx.signal.aborted) throw err;
-    // EgressError messages are written for the user (refused host, timeout, too large).
+    if (isAbortError(err) || ctx.signal.aborted) throw err;
+    // EgressError messages are written for the user (refused host, timeout, too large): say which field.
     throw new ToolError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
+  if (response.status !== 200) throw new ToolError(`${what}: ${source.url.host} answered HTTP ${response.status}; check the URL`);
+  return { bytes: response.body, what };
 }
 
 function check(bytes: Buffer, what: string): LoadedImage {

@@ -174,7 +174,7 @@ class Preparer {
       `the document has characters its fonts can't show (${fields.join("; ")}). ` +
         "Supported: Latin with diacritics, Greek, Cyrillic, Armenian, Georgian and common symbols" +
         (rtl ? "; right-to-left scripts (Hebrew, Arabic) can't be laid out" : "") +
-        ". Remove or transliterate those characters (emoji and Chinese, Japanese or Korean text are not supported).",
+        ". Remove or transliterate those characters (Chinese, Japanese and Korean text and most emoji are not supported).",
     );
   }
 

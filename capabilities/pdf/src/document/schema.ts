@@ -1,4 +1,4 @@
-import { attachments } from "@selu-catalogue/kit";
+import { attachments, formatPath } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { PDF_LIMITS as L } from "../limits.js";
 
@@ -8,6 +8,34 @@ import { PDF_LIMITS as L } from "../limits.js";
 const INLINE = "Inline markup: **bold**, *italic*, `code`, [text](https://link)";
 
 const inlineText = (max: number, what: string) => z.string().min(1).max(max).describe(`${what}. ${INLINE}`);
+
+/**
+ * The error of a `string | object` union. zod only says "Invalid input"; when the model sent an object it
+ * meant the object form, so report the deepest problem of that branch, with its path.
+ */
+function explainUnion(expected: string) {
+  return (issue: z.core.$ZodRawIssue): string | undefined => {
+    if (issue.code !== "invalid_union") return undefined;
+    if (typeof issue.input !== "object" || issue.input === null) return expected;
+    const found = deepest(issue as unknown as z.core.$ZodIssue, []);
+    if (!found) return expected;
+    return found.path.length > 0 ? `${formatPath(found.path)}: ${found.message}` : found.message;
+  };
+}
+
+function deepest(issue: z.core.$ZodIssue, path: PropertyKey[]): { path: PropertyKey[]; message: string } | undefined {
+  if (issue.code !== "invalid_union") {
+    const missing = issue.code === "invalid_type" && /received undefined$/.test(issue.message);
+    return { path, message: missing ? `is required (expected ${issue.expected})` : issue.message.replace(/^Invalid input: /, "") };
+  }
+  // The branch the input was meant for: the one that got past the type check at its root.
+  const branches = issue.errors.filter((b) => b.length > 0);
+  const meant = branches.find((b) => !(b[0]!.code === "invalid_type" && b[0]!.path.length === 0));
+  // No branch took the input's type: the union's own message (from its explainUnion) says what fits.
+  if (!meant) return path.length > 0 ? { path, message: issue.message } : undefined;
+  const first = meant[0]!;
+  return deepest(first, [...path, ...first.path]);
+}
 
 const paragraph = z.object({
   type: z.literal("paragraph"),
@@ -24,8 +52,11 @@ const listItemText = z.string().min(1).max(L.maxBlockChars);
 // Nesting is spelt out level by level rather than with a recursive schema: a recursive one needs $ref,
 // which not every model provider accepts in tool schemas.
 function listItemAt(depth: number): z.ZodType<string | ListItemInput> {
-  if (depth >= L.maxListDepth) return listItemText;
-  return z.union([
+  if (depth >= L.maxListDepth) {
+    return z.string({ error: `expected a string: lists nest at most ${L.maxListDepth} levels deep` }).min(1).max(L.maxBlockChars);
+  }
+  return z.union(
+    [
     listItemText,
     z
       .object({
@@ -33,7 +64,9 @@ function listItemAt(depth: number): z.ZodType<string | ListItemInput> {
         items: z.array(listItemAt(depth + 1)).min(1).optional().describe("Nested items"),
       })
       .strict(),
-  ]);
+    ],
+    { error: explainUnion("expected a string or {text, items}") },
+  );
 }
 const listItem = listItemAt(1);
 
@@ -84,7 +117,11 @@ const image = z.object({
 
 const pageBreak = z.object({ type: z.literal("page_break") });
 
-const block = z.discriminatedUnion("type", [
+const BLOCK_TYPES = "paragraph, list, table, quote, code, image or page_break";
+
+const block = z.discriminatedUnion(
+  "type",
+  [
   paragraph.strict(),
   list.strict(),
   table.strict(),
@@ -92,13 +129,15 @@ const block = z.discriminatedUnion("type", [
   code.strict(),
   image.strict(),
   pageBreak.strict(),
-]);
+  ],
+  { error: (issue) => (issue.code === "invalid_union" ? `expected ${BLOCK_TYPES}` : undefined) },
+);
 
 const section = z
   .object({
     heading: z.string().min(1).max(300).describe("The section's heading"),
     content: z
-      .array(z.union([z.string().min(1).max(L.maxBlockChars), block]))
+      .array(z.union([z.string().min(1).max(L.maxBlockChars), block], { error: explainUnion(`expected a string or a block of type ${BLOCK_TYPES}`) }))
       .max(L.maxBlocksPerSection)
       .describe("Blocks in order. A plain string is a paragraph"),
   })

@@ -1,6 +1,6 @@
 import type PDFDocument from "pdfkit";
 import type { Run } from "../document/inline.js";
-import { fontKeyFor, type FontKey } from "./fonts.js";
+import { fontKeyFor, fontName, splitByScript, type FontKey } from "./fonts.js";
 
 export type Doc = InstanceType<typeof PDFDocument>;
 
@@ -44,20 +44,33 @@ export interface RunsOptions {
   color?: string;
   align?: "left" | "center" | "right" | "justify";
   lineGap?: number;
+  /** Size of `code` runs (default 92 % of `size`, as monospace looks larger). */
+  codeSize?: number;
+  /** Colour of `code` runs (default: set off from the text). */
+  codeColor?: string;
+  /** pdfkit options for the first fragment only, e.g. `{ destination }` for a heading. */
+  first?: PDFKit.Mixins.TextOptions;
+}
+
+/** One run of one style, for text without markup. */
+export function runOf(text: string, face: FontKey): Run {
+  return { text, bold: face === "bold" || face === "boldItalic" || face === "monoBold", italic: face === "italic" || face === "boldItalic", code: face.startsWith("mono") };
 }
 
 /**
- * Writes inline runs as one flowing paragraph from (x, doc.y): each run in its face, links underlined and
- * clickable. Options are given on every call because pdfkit carries them over between continued calls.
+ * Writes inline runs as one flowing paragraph from (x, doc.y): each run in its face (and each script in
+ * its own font instance, see SCRIPTS), links underlined and clickable. Options are given on every call
+ * because pdfkit carries them over between continued calls.
  */
 export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
   const color = options.color ?? STYLE.text;
-  const parts = runs.length > 0 ? runs : [{ text: " ", bold: false, italic: false, code: false }];
-  parts.forEach((run, i) => {
+  const parts = (runs.length > 0 ? runs : [runOf(" ", "regular")]).flatMap((run) => splitByScript(run.text).map((piece) => ({ run, piece })));
+  parts.forEach(({ run, piece }, i) => {
     const last = i === parts.length - 1;
-    doc.font(fontKeyFor(run)).fontSize(run.code ? options.size * 0.92 : options.size);
-    doc.fillColor(run.link ? STYLE.link : run.code ? STYLE.codeText : color);
+    doc.font(fontName(fontKeyFor(run), piece.script)).fontSize(run.code ? (options.codeSize ?? options.size * 0.92) : options.size);
+    doc.fillColor(run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color);
     const textOptions = {
+      ...(i === 0 ? options.first : {}),
       width: options.width,
       align: options.align ?? "left",
       lineGap: options.lineGap ?? STYLE.lineGap,
@@ -65,10 +78,47 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
       link: run.link ?? null,
       underline: !!run.link,
     } as PDFKit.Mixins.TextOptions;
-    if (i === 0) doc.text(run.text, options.x, doc.y, textOptions);
-    else doc.text(run.text, textOptions);
+    if (i === 0) doc.text(piece.text, options.x, doc.y, textOptions);
+    else doc.text(piece.text, textOptions);
   });
   doc.fillColor(STYLE.text);
+}
+
+export interface LineOptions {
+  size: number;
+  color?: string;
+  /** Cut with "…" to fit this width. */
+  maxWidth?: number;
+  /** x is the line's right end instead of its start. */
+  alignRight?: boolean;
+  /** Makes the line a link to a named destination. */
+  goTo?: string;
+}
+
+/**
+ * Draws one line of text at (x, y) without wrapping or moving the cursor, each script in its font
+ * instance: for page numbers, headers, footers and contents lines. Returns the width drawn.
+ */
+export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: number, options: LineOptions): number {
+  doc.font(face).fontSize(options.size);
+  let line = text;
+  if (options.maxWidth !== undefined && doc.widthOfString(line) > options.maxWidth) {
+    while (line.length > 0 && doc.widthOfString(`${line}…`) > options.maxWidth) line = line.slice(0, -1);
+    line = `${line.trimEnd()}…`;
+  }
+  const width = doc.widthOfString(line);
+  const saved = { x: doc.x, y: doc.y };
+  let at = options.alignRight ? x - width : x;
+  doc.fillColor(options.color ?? STYLE.text);
+  for (const piece of splitByScript(line)) {
+    doc.font(fontName(face, piece.script)).fontSize(options.size);
+    doc.text(piece.text, at, y, { lineBreak: false, ...(options.goTo ? { goTo: options.goTo } : {}) } as PDFKit.Mixins.TextOptions);
+    at += doc.widthOfString(piece.text);
+  }
+  doc.x = saved.x;
+  doc.y = saved.y;
+  doc.fillColor(STYLE.text);
+  return width;
 }
 
 /** The height runs take when written with {@link writeRuns}, measured in the widest face they use. */

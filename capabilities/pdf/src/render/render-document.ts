@@ -6,9 +6,9 @@ import { openImage, renderImage, type OpenedImage } from "./blocks/image.js";
 import { renderList } from "./blocks/list.js";
 import { renderTable } from "./blocks/table.js";
 import { currentPage, renderCode, renderParagraph, renderQuote } from "./blocks/text-blocks.js";
-import { fonts, type FontKey } from "./fonts.js";
+import { fontInstances, fontName, SCRIPTS, type FontKey } from "./fonts.js";
 import { labelsFor, type Labels } from "./labels.js";
-import { area, ensureSpace, STYLE, type Doc } from "./page.js";
+import { area, drawLine, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
 
 export interface RenderOptions {
   pageSize: "A4" | "Letter";
@@ -40,13 +40,13 @@ const SLICE_MS = 8;
 export async function renderDocument(prepared: PreparedDocument, images: ReadonlyMap<string, LoadedImage>, options: RenderOptions): Promise<RenderedPdf> {
   const { signal } = options;
   signal.throwIfAborted();
-  const faces = fonts();
+  const instances = fontInstances();
   const doc: Doc = new PDFDocument({
     size: options.pageSize === "Letter" ? "LETTER" : "A4",
     layout: options.orientation,
     margins: STYLE.margin,
     bufferPages: true,
-    font: faces.regular as unknown as string,
+    font: instances.latin.regular as unknown as string,
     pdfVersion: "1.7",
     displayTitle: true,
     ...(options.language ? { lang: options.language } : {}),
@@ -61,7 +61,9 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
       Producer: "PDFKit",
     },
   });
-  for (const [key, font] of Object.entries(faces)) doc.registerFont(key, font as unknown as string);
+  for (const script of SCRIPTS) {
+    for (const [face, font] of Object.entries(instances[script])) doc.registerFont(fontName(face as FontKey, script), font as unknown as string);
+  }
 
   const output = collectOutput(doc, options.maxBytes);
   let pages = 1;
@@ -146,18 +148,17 @@ async function renderBlock(
 
 function writeTitle(doc: Doc, prepared: PreparedDocument): void {
   const { left, width } = area(doc);
-  doc.font("bold").fontSize(STYLE.title).fillColor(STYLE.text).text(prepared.title, left, doc.y, { width, lineGap: 1 });
+  writeRuns(doc, [runOf(prepared.title, "bold")], { x: left, width, size: STYLE.title, lineGap: 1 });
   if (prepared.subtitle) {
     doc.y += 3;
-    doc.font("regular").fontSize(STYLE.subtitle).fillColor(STYLE.muted).text(prepared.subtitle, left, doc.y, { width });
+    writeRuns(doc, [runOf(prepared.subtitle, "regular")], { x: left, width, size: STYLE.subtitle, color: STYLE.muted });
   }
   if (prepared.byline) {
     doc.y += 4;
-    doc.font("regular").fontSize(STYLE.small + 1).fillColor(STYLE.muted).text(prepared.byline, left, doc.y, { width });
+    writeRuns(doc, [runOf(prepared.byline, "regular")], { x: left, width, size: STYLE.small + 1, color: STYLE.muted });
   }
   doc.y += 8;
   doc.save().moveTo(left, doc.y).lineTo(left + width, doc.y).lineWidth(0.8).strokeColor(STYLE.rule).stroke().restore();
-  doc.fillColor(STYLE.text);
   doc.y += 14;
 }
 
@@ -173,7 +174,7 @@ function writeHeading(doc: Doc, heading: string, s: number): number {
   if (doc.y > area(doc).top + 1) doc.y += 6;
   doc.outline.addItem(heading);
   const page = currentPage(doc);
-  doc.fillColor(STYLE.text).text(heading, left, doc.y, { width, destination: destination(s) } as PDFKit.Mixins.TextOptions);
+  writeRuns(doc, [runOf(heading, "bold")], { x: left, width, size: STYLE.heading, first: { destination: destination(s) } as PDFKit.Mixins.TextOptions });
   doc.y += 5;
   return page;
 }
@@ -188,7 +189,7 @@ const TOC_LINE = 17;
 /** Leaves room for the table of contents (one line per section) and remembers where each line goes. */
 function reserveContents(doc: Doc, prepared: PreparedDocument, labels: Labels): ContentsSlot[] {
   const { left, width } = area(doc);
-  doc.font("bold").fontSize(STYLE.subtitle).fillColor(STYLE.text).text(labels.contents, left, doc.y, { width });
+  writeRuns(doc, [runOf(labels.contents, "bold")], { x: left, width, size: STYLE.subtitle });
   doc.y += 6;
   const slots = prepared.sections.map(() => {
     ensureSpace(doc, TOC_LINE);
@@ -206,14 +207,10 @@ function fillContents(doc: Doc, prepared: PreparedDocument, slots: readonly Cont
   slots.forEach((slot, s) => {
     doc.switchToPage(slot.page);
     const { left, width } = area(doc);
-    const number = String(pageOf[s]! + 1);
-    doc.font("regular").fontSize(STYLE.body).fillColor(STYLE.text);
-    const numberWidth = doc.widthOfString(number);
-    const headingWidth = Math.min(doc.widthOfString(prepared.sections[s]!.heading), width - numberWidth - 24);
-    const lineHeight = doc.currentLineHeight(true);
-    doc.text(prepared.sections[s]!.heading, left, slot.y, { width: headingWidth + 1, height: lineHeight, ellipsis: true, goTo: destination(s) } as PDFKit.Mixins.TextOptions);
-    doc.text(number, left + width - numberWidth, slot.y, { lineBreak: false, goTo: destination(s) } as PDFKit.Mixins.TextOptions);
-    const dotsY = slot.y + lineHeight * 0.72;
+    const goTo = destination(s);
+    const numberWidth = drawLine(doc, String(pageOf[s]! + 1), "regular", left + width, slot.y, { size: STYLE.body, alignRight: true, goTo });
+    const headingWidth = drawLine(doc, prepared.sections[s]!.heading, "regular", left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, goTo });
+    const dotsY = slot.y + doc.currentLineHeight(true) * 0.72;
     doc.save().moveTo(left + headingWidth + 6, dotsY).lineTo(left + width - numberWidth - 6, dotsY)
       .lineWidth(0.6).dash(0.6, { space: 2.4 }).strokeColor(STYLE.muted).stroke().undash().restore();
   });
@@ -228,16 +225,14 @@ function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNumbers: b
     const margins = doc.page.margins;
     // Writing into the margins would otherwise make pdfkit start a new page.
     doc.page.margins = { ...margins, top: 0, bottom: 0 };
-    doc.font("regular").fontSize(STYLE.small).fillColor(STYLE.muted);
-    const lineHeight = doc.currentLineHeight(true);
+    const style = { size: STYLE.small, color: STYLE.muted };
+    const lineHeight = doc.font("regular").fontSize(STYLE.small).currentLineHeight(true);
     const footerY = doc.page.height - margins.bottom + 22;
-    const number = pageNumbers ? labels.page(i + 1, range.count) : "";
-    const numberWidth = number ? doc.widthOfString(number) : 0;
-    if (number) doc.text(number, left + width - numberWidth, footerY, { lineBreak: false });
-    if (prepared.footer) doc.text(prepared.footer, left, footerY, { width: width - numberWidth - 16, height: lineHeight, ellipsis: true });
+    const numberWidth = pageNumbers ? drawLine(doc, labels.page(i + 1, range.count), "regular", left + width, footerY, { ...style, alignRight: true }) : 0;
+    if (prepared.footer) drawLine(doc, prepared.footer, "regular", left, footerY, { ...style, maxWidth: width - numberWidth - 16 });
     if (prepared.header && i > range.start) {
       const headerY = margins.top - 30;
-      doc.text(prepared.header, left, headerY, { width, height: lineHeight, ellipsis: true });
+      drawLine(doc, prepared.header, "regular", left, headerY, { ...style, maxWidth: width });
       doc.save().moveTo(left, headerY + lineHeight + 3).lineTo(left + width, headerY + lineHeight + 3).lineWidth(0.5).strokeColor(STYLE.rule).stroke().restore();
     }
     doc.page.margins = margins;

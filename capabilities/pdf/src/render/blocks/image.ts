@@ -1,4 +1,4 @@
-import { area, ensureSpace, STYLE, type Doc } from "../page.js";
+import { area, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "../page.js";
 
 /** What pdfkit's openImage returns (missing from @types/pdfkit): an embeddable image with its pixel size. */
 export interface OpenedImage {
@@ -34,8 +34,7 @@ export function renderImage(doc: Doc, image: OpenedImage, fraction: number | und
   doc.y = y + h;
   if (caption) {
     doc.y += CAPTION_GAP;
-    doc.font("italic").fontSize(STYLE.small).fillColor(STYLE.muted).text(caption, left, doc.y, { width, align: "center" });
-    doc.fillColor(STYLE.text);
+    writeRuns(doc, [runOf(caption, "italic")], { x: left, width, size: STYLE.small, color: STYLE.muted, align: "center" });
   }
   doc.x = left;
   doc.y += STYLE.paragraphGap + 2;

@@ -1,5 +1,5 @@
 import type { PreparedListItem } from "../../document/prepare.js";
-import { area, ensureSpace, STYLE, writeRuns, type Doc } from "../page.js";
+import { area, drawLine, ensureSpace, STYLE, writeRuns, type Doc } from "../page.js";
 
 const BULLETS = ["•", "◦", "▪", "–"];
 const INDENT = 16;
@@ -20,9 +20,7 @@ function renderItems(doc: Doc, items: readonly PreparedListItem[], ordered: bool
   items.forEach((item, i) => {
     ensureSpace(doc, lineHeight);
     const y = doc.y;
-    doc.font("regular").fontSize(STYLE.body).fillColor(STYLE.text);
-    doc.text(markers[i]!, x, y, { width: markerWidth - 5, align: "right", lineBreak: false });
-    doc.y = y;
+    drawLine(doc, markers[i]!, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true });
     writeRuns(doc, item.runs, { x: x + markerWidth, width: width - depth * INDENT - markerWidth, size: STYLE.body });
     doc.y += 2;
     if (item.items.length > 0) renderItems(doc, item.items, ordered, depth + 1);

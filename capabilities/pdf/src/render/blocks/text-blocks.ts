@@ -1,5 +1,5 @@
 import type { Run } from "../../document/inline.js";
-import { area, ensureSpace, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
+import { area, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 
 /** A paragraph: flowing runs over the text width, breaking across pages as needed. */
 export function renderParagraph(doc: Doc, runs: readonly Run[]): void {
@@ -26,9 +26,7 @@ export function renderQuote(doc: Doc, runs: readonly Run[], attribution: string 
   }
   if (attribution) {
     doc.y += 2;
-    doc.font("regular").fontSize(STYLE.small).fillColor(STYLE.muted);
-    doc.text(`— ${attribution}`, left + QUOTE_INDENT, doc.y, { width: textWidth, align: "left" });
-    doc.fillColor(STYLE.text);
+    writeRuns(doc, [runOf(`— ${attribution}`, "regular")], { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.small, color: STYLE.muted });
   }
   doc.y += STYLE.paragraphGap;
 }
@@ -44,7 +42,7 @@ export function renderCode(doc: Doc, text: string, language: string | undefined)
   const lines = text.split("\n").map((line) => ({ line, height: lineHeight(line) }));
   if (language) {
     ensureSpace(doc, 12 + lines[0]!.height + 2 * CODE_PAD);
-    doc.font("regular").fontSize(STYLE.small).fillColor(STYLE.muted).text(language, left, doc.y, { width });
+    writeRuns(doc, [runOf(language, "regular")], { x: left, width, size: STYLE.small, color: STYLE.muted });
     doc.y += 1;
   }
   let i = 0;
@@ -57,8 +55,9 @@ export function renderCode(doc: Doc, text: string, language: string | undefined)
     if (end === i) chunkHeight += lines[end++]!.height; // one line taller than a page: let it flow
     const boxTop = doc.y;
     doc.save().rect(left, boxTop, width, chunkHeight + 2 * CODE_PAD).fill(STYLE.fill).restore();
-    doc.font("mono").fontSize(STYLE.code).fillColor(STYLE.text);
-    doc.text(lines.slice(i, end).map((l) => l.line || " ").join("\n"), left + CODE_PAD, boxTop + CODE_PAD, { width: inner, lineGap: 1 });
+    doc.y = boxTop + CODE_PAD;
+    const chunk = lines.slice(i, end).map((l) => l.line || " ").join("\n");
+    writeRuns(doc, [runOf(chunk, "mono")], { x: left + CODE_PAD, width: inner, size: STYLE.code, codeSize: STYLE.code, codeColor: STYLE.text, lineGap: 1 });
     doc.y = boxTop + chunkHeight + 2 * CODE_PAD;
     i = end;
   }
