@@ -1,5 +1,5 @@
 import { formatBytes, ToolError } from "@selu-catalogue/kit";
-import { EncryptedPDFError, PDFDocument } from "pdf-lib";
+import { PDFDocument } from "pdf-lib";
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { encryptedError, type PdfInput } from "./pdf-input.js";
@@ -19,20 +19,15 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
   let total = 0;
   for (const input of inputs) {
     signal.throwIfAborted();
-    let source: PDFDocument;
-    try {
-      source = await PDFDocument.load(input.bytes, { updateMetadata: false, throwOnInvalidObject: false });
-    } catch (err) {
-      if (err instanceof EncryptedPDFError) throw encryptedError(input, "merged");
-      throw new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
-    }
-    const count = source.getPageCount();
+    const source = await readPdf(input);
+    const count = damagedIfThrows(input, () => source.getPageCount());
     const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`) : [...Array(count).keys()];
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) {
       throw new ToolError(`the merged PDF would have more than ${PDF_LIMITS.maxMergePages} pages; merge fewer pages`);
     }
-    for (const page of await merged.copyPages(source, indexes)) merged.addPage(page);
+    const copied = await merged.copyPages(source, indexes).catch((err: unknown) => damagedIfThrows(input, () => { throw err; }));
+    for (const page of copied) merged.addPage(page);
     // pdf-lib works synchronously on each file: give other calls and cancellation a turn in between.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -45,4 +40,25 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     throw new ToolError(`the merged PDF is ${formatBytes(bytes.byteLength)}, over the ${formatBytes(maxBytes)} limit for a file; merge fewer pages`);
   }
   return { bytes, pages: total };
+}
+
+async function readPdf(input: MergeInput): Promise<PDFDocument> {
+  // Loaded even when encrypted, so that encryption is reported as such rather than as damage.
+  const source = await PDFDocument.load(input.bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }).catch((err: unknown) =>
+    damagedIfThrows(input, () => {
+      throw err;
+    }),
+  );
+  if (source.isEncrypted) throw encryptedError(input, "merged");
+  return source;
+}
+
+/** Runs a pdf-lib step; a failure means the file's structure is broken, which the user should hear. */
+function damagedIfThrows<T>(input: PdfInput, step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    throw new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+  }
 }
