@@ -21,8 +21,8 @@ export interface PdfHarness {
   stop(): Promise<void>;
 }
 
-export async function startPdf(env: Record<string, string> = {}): Promise<PdfHarness> {
-  const proc = await startCapabilityProcess(capabilityDir, { env: { LOG_LEVEL: "warn", ...env } });
+export async function startPdf(env: Record<string, string> = {}, onLog?: (line: string) => void): Promise<PdfHarness> {
+  const proc = await startCapabilityProcess(capabilityDir, { env: { LOG_LEVEL: "warn", ...env }, ...(onLog ? { onLog } : {}) });
   const orchestrator = new Orchestrator();
   const { manifest, problems } = loadManifest(`${capabilityDir}/manifest.yaml`);
   if (!manifest) throw new Error(`manifest: ${JSON.stringify(problems)}`);
