@@ -1,0 +1,101 @@
+import { isAbortError, ToolError, type AttachmentArg, type ToolContext } from "@selu-catalogue/kit";
+import { PDF_LIMITS } from "../limits.js";
+import type { ImageSource, PreparedDocument } from "./prepare.js";
+
+/** An image ready to embed: its bytes and its size in pixels. */
+export interface LoadedImage {
+  bytes: Buffer;
+  format: "png" | "jpeg";
+  width: number;
+  height: number;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Reads the pixel size from a PNG or JPEG header, or undefined when the bytes are neither. */
+export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes"> | undefined {
+  if (bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.toString("latin1", 12, 16) === "IHDR") {
+    return { format: "png", width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+  }
+  if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) {
+    // Walk the segments to the first start-of-frame marker, which holds the size.
+    for (let at = 2; at + 9 < bytes.length; ) {
+      if (bytes[at] !== 0xff) return undefined;
+      const marker = bytes[at + 1]!;
+      if (marker === 0xff) {
+        at += 1;
+        continue;
+      }
+      const length = bytes.readUInt16BE(at + 2);
+      const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+      if (isFrame) return { format: "jpeg", height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+      at += 2 + length;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Loads every image the document uses, once per source: attachments from the artifact store, URLs through
+ * the egress client (Selu's proxy, SSRF guard, response cap). Each is checked to be a PNG or JPEG within
+ * the pixel limit before pdfkit decodes it.
+ */
+export async function loadImages(
+  doc: PreparedDocument,
+  files: readonly AttachmentArg[],
+  ctx: Pick<ToolContext, "artifacts" | "http" | "signal">,
+): Promise<Map<string, LoadedImage>> {
+  const images = new Map<string, LoadedImage>();
+  for (const section of doc.sections) {
+    for (const block of section.blocks) {
+      if (block.kind !== "image") continue;
+      const key = sourceKey(block.source);
+      if (images.has(key)) continue;
+      const { bytes, what } = await fetchBytes(block.source, block.field, files, ctx);
+      images.set(key, check(bytes, what));
+    }
+  }
+  return images;
+}
+
+/** The key images are shared by: the same attachment or URL is embedded once. */
+export function sourceKey(source: ImageSource): string {
+  return "attachmentIndex" in source ? `attachment:${source.attachmentIndex}` : `url:${source.url.href}`;
+}
+
+async function fetchBytes(
+  source: ImageSource,
+  field: string,
+  files: readonly AttachmentArg[],
+  ctx: Pick<ToolContext, "artifacts" | "http" | "signal">,
+): Promise<{ bytes: Buffer; what: string }> {
+  if ("attachmentIndex" in source) {
+    const at = `attachments[${source.attachmentIndex}]`;
+    const file = ctx.artifacts.read(files[source.attachmentIndex]!, at);
+    return { bytes: file.bytes(), what: `${at} (${file.filename}, used by ${field})` };
+  }
+  const what = `${field}.url`;
+  let response;
+  try {
+    response = await ctx.http.request(source.url, { headers: { accept: "image/png, image/jpeg" }, signal: ctx.signal });
+  } catch (err) {
+    if (isAbortError(err) || ctx.signal.aborted) throw err;
+    // EgressError messages are written for the user (refused host, timeout, too large): say which field.
+    throw new ToolError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  }
+  if (response.status !== 200) throw new ToolError(`${what}: ${source.url.host} answered HTTP ${response.status}; check the URL`);
+  return { bytes: response.body, what };
+}
+
+function check(bytes: Buffer, what: string): LoadedImage {
+  const info = sniffImage(bytes);
+  if (!info) throw new ToolError(`${what}: is not a PNG or JPEG image; convert it to one of those`);
+  if (info.width === 0 || info.height === 0) throw new ToolError(`${what}: the image has no pixels`);
+  const pixels = info.width * info.height;
+  if (pixels > PDF_LIMITS.maxImagePixels) {
+    throw new ToolError(
+      `${what}: the image is ${info.width}×${info.height} pixels, more than the limit of ${PDF_LIMITS.maxImagePixels / 1e6} megapixels; scale it down`,
+    );
+  }
+  return { bytes, ...info };
+}

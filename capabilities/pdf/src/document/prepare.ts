@@ -1,0 +1,217 @@
+import { ToolError } from "@selu-catalogue/kit";
+import { PDF_LIMITS as L } from "../limits.js";
+import { fontKeyFor, type FontKey } from "../render/fonts.js";
+import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } from "./glyph-coverage.js";
+import { parseInline, type Run } from "./inline.js";
+import type { Block, CreateDocumentArgs, ListItem } from "./schema.js";
+
+export interface PreparedListItem {
+  runs: Run[];
+  items: PreparedListItem[];
+}
+
+export type ImageSource = { attachmentIndex: number } | { url: URL };
+
+export type PreparedBlock =
+  | { kind: "paragraph"; runs: Run[] }
+  | { kind: "list"; ordered: boolean; items: PreparedListItem[] }
+  | { kind: "table"; columns: { header: Run[]; align: "left" | "center" | "right" }[]; rows: Run[][][]; field: string }
+  | { kind: "quote"; runs: Run[]; attribution?: string }
+  | { kind: "code"; text: string; language?: string }
+  | { kind: "image"; source: ImageSource; caption?: string; width?: number; field: string }
+  | { kind: "page_break" };
+
+export interface PreparedSection {
+  heading: string;
+  blocks: PreparedBlock[];
+}
+
+/** A document checked and normalised: every string NFC, every glyph present in its font, every reference valid. */
+export interface PreparedDocument {
+  title: string;
+  subtitle?: string;
+  byline?: string;
+  header?: string;
+  footer?: string;
+  sections: PreparedSection[];
+  imageCount: number;
+}
+
+/**
+ * Checks what the schema can't (list depth, row widths, image references, total size, glyph coverage)
+ * and turns the arguments into the renderer's model. Errors name the field, as in
+ * `sections[1].content[3].rows[2]: has 2 cells, the table has 3 columns`.
+ */
+export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record<FontKey, GlyphSource>>): PreparedDocument {
+  const p = new Preparer(fonts, args.attachments?.length ?? 0);
+  const byline = [args.author, args.date].map((s) => s?.trim()).filter(Boolean).join(" · ");
+  const doc: PreparedDocument = {
+    title: p.plain(args.title, "title", ["bold"]),
+    ...(args.subtitle ? { subtitle: p.plain(args.subtitle, "subtitle", ["regular"]) } : {}),
+    ...(byline ? { byline: p.plain(byline, args.author ? "author" : "date", ["regular"]) } : {}),
+    ...(args.header ? { header: p.plain(args.header, "header", ["regular"]) } : {}),
+    ...(args.footer ? { footer: p.plain(args.footer, "footer", ["regular"]) } : {}),
+    sections: args.sections.map((section, s) => ({
+      // Headings appear bold in the text and regular in the table of contents.
+      heading: p.plain(section.heading, `sections[${s}].heading`, ["bold", "regular"]),
+      blocks: section.content.map((item, b) =>
+        p.block(typeof item === "string" ? { type: "paragraph", text: item } : item, `sections[${s}].content[${b}]`),
+      ),
+    })),
+    imageCount: 0,
+  };
+  for (const m of [args.subject, ...(args.keywords ?? [])]) if (m) p.count(m);
+  doc.imageCount = p.images;
+  p.finish();
+  return doc;
+}
+
+class Preparer {
+  images = 0;
+  #chars = 0;
+  #missing: { field: string; missing: MissingGlyph[] }[] = [];
+  readonly #fonts: Readonly<Record<FontKey, GlyphSource>>;
+  readonly #attachmentCount: number;
+
+  constructor(fonts: Readonly<Record<FontKey, GlyphSource>>, attachmentCount: number) {
+    this.#fonts = fonts;
+    this.#attachmentCount = attachmentCount;
+  }
+
+  count(text: string): void {
+    this.#chars += text.length;
+    if (this.#chars > L.maxDocumentChars) {
+      throw new ToolError(`the document has more than ${L.maxDocumentChars.toLocaleString("en")} characters of text; split it into several documents`);
+    }
+  }
+
+  /** Text set in the given faces, without markup. */
+  plain(text: string, field: string, faces: FontKey[]): string {
+    const normalised = normalise(text);
+    this.count(normalised);
+    for (const face of faces) this.#check(normalised, face, field);
+    return normalised;
+  }
+
+  /** Text with inline markup; `base` styles every run (quotes are italic). */
+  runs(text: string, field: string, base: Partial<Pick<Run, "bold" | "italic">> = {}): Run[] {
+    const normalised = normalise(text).replaceAll("\t", " ");
+    this.count(normalised);
+    const runs = parseInline(normalised).map((r) => ({ ...r, bold: r.bold || !!base.bold, italic: r.italic || !!base.italic }));
+    for (const run of runs) this.#check(run.text, fontKeyFor(run), field);
+    return runs;
+  }
+
+  block(block: Block, field: string): PreparedBlock {
+    switch (block.type) {
+      case "paragraph":
+        return { kind: "paragraph", runs: this.runs(block.text, `${field}.text`) };
+      case "list": {
+        let total = 0;
+        const items = (list: ListItem[], at: string, depth: number): PreparedListItem[] => {
+          if (depth > L.maxListDepth) throw new ToolError(`${at}: lists nest at most ${L.maxListDepth} levels deep`);
+          return list.map((item, i) => {
+            total += 1;
+            if (total > L.maxListItems) throw new ToolError(`${field}.items: a list has at most ${L.maxListItems} items, nested ones included`);
+            const here = `${at}[${i}]`;
+            if (typeof item === "string") return { runs: this.runs(item, here), items: [] };
+            return { runs: this.runs(item.text, `${here}.text`), items: items(item.items ?? [], `${here}.items`, depth + 1) };
+          });
+        };
+        return { kind: "list", ordered: block.ordered ?? false, items: items(block.items, `${field}.items`, 1) };
+      }
+      case "table": {
+        const width = block.columns.length;
+        const rows = block.rows.map((row, r) => {
+          if (row.length !== width) {
+            throw new ToolError(`${field}.rows[${r}]: has ${row.length} cells, the table has ${width} columns; give every row one string per column (use "" for an empty cell)`);
+          }
+          return row.map((cell, c) => this.runs(cell, `${field}.rows[${r}][${c}]`));
+        });
+        const columns = block.columns.map((col, c) => ({
+          header: this.runs(col.header, `${field}.columns[${c}].header`, { bold: true }),
+          align: col.align ?? "left",
+        }));
+        return { kind: "table", columns, rows, field };
+      }
+      case "quote":
+        return {
+          kind: "quote",
+          runs: this.runs(block.text, `${field}.text`, { italic: true }),
+          ...(block.attribution ? { attribution: this.plain(block.attribution, `${field}.attribution`, ["regular"]) } : {}),
+        };
+      case "code": {
+        const text = normalise(block.text).replaceAll("\t", "    ").replace(/\n+$/, "");
+        this.count(text);
+        this.#check(text, "mono", `${field}.text`);
+        return { kind: "code", text, ...(block.language ? { language: this.plain(block.language, `${field}.language`, ["regular"]) } : {}) };
+      }
+      case "image": {
+        this.images += 1;
+        if (this.images > L.maxImages) throw new ToolError(`${field}: a document has at most ${L.maxImages} images`);
+        const caption = block.caption ? this.plain(block.caption, `${field}.caption`, ["italic"]) : undefined;
+        return {
+          kind: "image",
+          source: this.#imageSource(block, field),
+          ...(caption ? { caption } : {}),
+          ...(block.width !== undefined ? { width: block.width } : {}),
+          field,
+        };
+      }
+      case "page_break":
+        return { kind: "page_break" };
+    }
+  }
+
+  /** Throws one error naming every field with characters the fonts lack (the first few of them). */
+  finish(): void {
+    if (this.#missing.length === 0) return;
+    const all = this.#missing.flatMap((m) => m.missing);
+    const rtl = all.some((m) => m.rightToLeft);
+    const fields = this.#missing.slice(0, 3).map((m) => `${m.field}: ${describeMissing(m.missing)}`);
+    if (this.#missing.length > 3) fields.push(`and ${this.#missing.length - 3} more fields`);
+    throw new ToolError(
+      `the document has characters its fonts can't show (${fields.join("; ")}). ` +
+        "Supported: Latin with diacritics, Greek, Cyrillic, Armenian, Georgian and common symbols" +
+        (rtl ? "; right-to-left scripts (Hebrew, Arabic) can't be laid out" : "") +
+        ". Remove or transliterate those characters (Chinese, Japanese and Korean text and most emoji are not supported).",
+    );
+  }
+
+  #check(text: string, face: FontKey, field: string): void {
+    const missing = missingGlyphs(text, this.#fonts[face]);
+    if (missing.length === 0) return;
+    const entry = this.#missing.find((m) => m.field === field);
+    if (!entry) this.#missing.push({ field, missing });
+    else for (const m of missing) if (!entry.missing.some((e) => e.codePoint === m.codePoint)) entry.missing.push(m);
+  }
+
+  #imageSource(block: Extract<Block, { type: "image" }>, field: string): ImageSource {
+    const hasIndex = block.attachment_index !== undefined;
+    if (hasIndex === (block.url !== undefined)) {
+      throw new ToolError(`${field}: give exactly one of attachment_index (a PNG or JPEG in attachments) or url (https)`);
+    }
+    if (hasIndex) {
+      const index = block.attachment_index!;
+      if (index >= this.#attachmentCount) {
+        throw new ToolError(
+          `${field}.attachment_index: is ${index}, but ${this.#attachmentCount === 0 ? "no files are attached" : `attachments has ${this.#attachmentCount} file(s) (indexes start at 0)`}`,
+        );
+      }
+      return { attachmentIndex: index };
+    }
+    let url: URL;
+    try {
+      url = new URL(block.url!);
+    } catch {
+      throw new ToolError(`${field}.url: is not a URL; expected https://…`);
+    }
+    if (url.protocol !== "https:") throw new ToolError(`${field}.url: only https URLs can be fetched, got ${url.protocol.replace(":", "")}`);
+    return { url };
+  }
+}
+
+/** NFC (so decomposed diacritics meet the fonts' precomposed glyphs) and Unix line ends. */
+function normalise(text: string): string {
+  return text.normalize("NFC").replace(/\r\n?/g, "\n");
+}

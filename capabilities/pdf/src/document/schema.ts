@@ -1,0 +1,190 @@
+import { attachments, formatPath } from "@selu-catalogue/kit";
+import { z } from "zod";
+import { PDF_LIMITS as L } from "../limits.js";
+
+// The document model the model writes: sections of typed blocks with a small inline markup. Kept flat and
+// explicit (one `type` per block) because that is what LLMs fill in most reliably.
+
+const INLINE = "Inline markup: **bold**, *italic*, `code`, [text](https://link)";
+
+const inlineText = (max: number, what: string) => z.string().min(1).max(max).describe(`${what}. ${INLINE}`);
+
+/**
+ * The error of a `string | object` union. zod only says "Invalid input"; when the model sent an object it
+ * meant the object form, so report the deepest problem of that branch, with its path.
+ */
+function explainUnion(expected: string) {
+  return (issue: z.core.$ZodRawIssue): string | undefined => {
+    if (issue.code !== "invalid_union") return undefined;
+    if (typeof issue.input !== "object" || issue.input === null) return expected;
+    const found = deepest(issue as unknown as z.core.$ZodIssue, []);
+    if (!found) return expected;
+    return found.path.length > 0 ? `${formatPath(found.path)}: ${found.message}` : found.message;
+  };
+}
+
+function deepest(issue: z.core.$ZodIssue, path: PropertyKey[]): { path: PropertyKey[]; message: string } | undefined {
+  if (issue.code !== "invalid_union") {
+    const missing = issue.code === "invalid_type" && /received undefined$/.test(issue.message);
+    return { path, message: missing ? `is required (expected ${issue.expected})` : issue.message.replace(/^Invalid input: /, "") };
+  }
+  // The branch the input was meant for: the one that got past the type check at its root.
+  const branches = issue.errors.filter((b) => b.length > 0);
+  const meant = branches.find((b) => !(b[0]!.code === "invalid_type" && b[0]!.path.length === 0));
+  // No branch took the input's type: the union's own message (from its explainUnion) says what fits.
+  if (!meant) return path.length > 0 ? { path, message: issue.message } : undefined;
+  const first = meant[0]!;
+  return deepest(first, [...path, ...first.path]);
+}
+
+const paragraph = z.object({
+  type: z.literal("paragraph"),
+  text: inlineText(L.maxBlockChars, "The paragraph's text"),
+});
+
+interface ListItemInput {
+  text: string;
+  items?: (string | ListItemInput)[] | undefined;
+}
+
+const listItemText = z.string().min(1).max(L.maxBlockChars);
+
+// Nesting is spelt out level by level rather than with a recursive schema: a recursive one needs $ref,
+// which not every model provider accepts in tool schemas.
+function listItemAt(depth: number): z.ZodType<string | ListItemInput> {
+  if (depth >= L.maxListDepth) {
+    return z.string({ error: `expected a string: lists nest at most ${L.maxListDepth} levels deep` }).min(1).max(L.maxBlockChars);
+  }
+  return z.union(
+    [
+    listItemText,
+    z
+      .object({
+        text: listItemText.describe(`The item's text. ${INLINE}`),
+        items: z.array(listItemAt(depth + 1)).min(1).optional().describe("Nested items"),
+      })
+      .strict(),
+    ],
+    { error: explainUnion("expected a string or {text, items}") },
+  );
+}
+const listItem = listItemAt(1);
+
+const list = z.object({
+  type: z.literal("list"),
+  ordered: z.boolean().optional().describe("true for a numbered list (default: bullets)"),
+  items: z
+    .array(listItem)
+    .min(1)
+    .describe(`Items: a string, or {text, items} for an item with nested items (up to ${L.maxListDepth} levels)`),
+});
+
+const column = z
+  .object({
+    header: z.string().max(L.maxCellChars).describe("Header cell text"),
+    align: z.enum(["left", "center", "right"]).optional().describe("Alignment of the column (default left; right suits numbers)"),
+  })
+  .strict();
+
+const table = z.object({
+  type: z.literal("table"),
+  columns: z.array(column).min(1).max(L.maxTableColumns).describe("The columns, left to right"),
+  rows: z
+    .array(z.array(z.string().max(L.maxCellChars)))
+    .max(L.maxTableRows)
+    .describe("Body rows; each row has one string per column. The header row repeats on every page"),
+});
+
+const quote = z.object({
+  type: z.literal("quote"),
+  text: inlineText(L.maxBlockChars, "The quoted text"),
+  attribution: z.string().max(200).optional().describe("Who said it, shown under the quote"),
+});
+
+const code = z.object({
+  type: z.literal("code"),
+  text: z.string().min(1).max(L.maxBlockChars).describe("Code or preformatted text; whitespace is kept"),
+  language: z.string().max(40).optional().describe("Language name, shown above the block"),
+});
+
+const image = z.object({
+  type: z.literal("image"),
+  attachment_index: z.number().int().min(0).optional().describe("Index into `attachments` of a PNG or JPEG file"),
+  url: z.string().max(2_000).optional().describe("https URL of a PNG or JPEG image (instead of attachment_index)"),
+  caption: z.string().max(500).optional().describe("Caption shown under the image"),
+  width: z.number().min(0.1).max(1).optional().describe("Width as a fraction of the text width, 0.1 to 1 (default: natural size, at most the text width)"),
+});
+
+const pageBreak = z.object({ type: z.literal("page_break") });
+
+const BLOCK_TYPES = "paragraph, list, table, quote, code, image or page_break";
+
+const block = z.discriminatedUnion(
+  "type",
+  [
+  paragraph.strict(),
+  list.strict(),
+  table.strict(),
+  quote.strict(),
+  code.strict(),
+  image.strict(),
+  pageBreak.strict(),
+  ],
+  { error: (issue) => (issue.code === "invalid_union" ? `expected ${BLOCK_TYPES}` : undefined) },
+);
+
+const section = z
+  .object({
+    heading: z.string().min(1).max(300).describe("The section's heading"),
+    content: z
+      .array(z.union([z.string().min(1).max(L.maxBlockChars), block], { error: explainUnion(`expected a string or a block of type ${BLOCK_TYPES}`) }))
+      .max(L.maxBlocksPerSection)
+      .describe("Blocks in order. A plain string is a paragraph"),
+  })
+  .strict();
+
+// Letters of the scripts the fonts cover, spelt as ranges (not \p{L}) so every JSON Schema consumer reads the pattern.
+const NAME_CHAR = "\\w\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u04FF";
+const PDF_FILENAME = new RegExp(`^[${NAME_CHAR}][${NAME_CHAR} .()-]{0,95}\\.pdf$`);
+
+/** A plain file name ending in .pdf: no directories, no leading dot. */
+export const pdfFilename = (example: string) =>
+  z.string().regex(PDF_FILENAME, `expected a plain file name ending in .pdf, e.g. ${example}`);
+
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/, "expected an ISO 8601 date, e.g. 2026-11-23 or 2026-11-23T14:30:00Z")
+  .refine((s) => !Number.isNaN(Date.parse(s)), "is not a real date; expected e.g. 2026-11-23");
+
+/** Arguments of create_pdf_document. */
+export const createDocumentInput = z.object({
+  title: z.string().min(1).max(300).describe("Document title, shown at the top and stored as metadata"),
+  subtitle: z.string().max(300).optional().describe("Shown under the title"),
+  author: z.string().max(200).optional().describe("Shown under the title and stored as metadata"),
+  date: z.string().max(100).optional().describe("Date line shown under the title, as it should read, e.g. 23 November 2026"),
+  subject: z.string().max(500).optional().describe("Metadata: what the document is about"),
+  keywords: z.array(z.string().min(1).max(100)).max(30).optional().describe("Metadata: keywords"),
+  creation_date: isoDate.optional().describe("Metadata: creation date, ISO 8601 (default: now)"),
+  language: z
+    .string()
+    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, "expected a language tag such as en, de-CH or el")
+    .optional()
+    .describe("Language of the text as a BCP 47 tag (e.g. en, de-CH), stored in the PDF for screen readers"),
+  filename: pdfFilename("report.pdf")
+    .optional()
+    .describe("File name, e.g. quarterly-report.pdf (default: from the title)"),
+  page_size: z.enum(["A4", "Letter"]).optional().describe("Paper size (default A4)"),
+  orientation: z.enum(["portrait", "landscape"]).optional().describe("Default portrait"),
+  table_of_contents: z.boolean().optional().describe("Add a table of contents after the title (default false)"),
+  page_numbers: z.boolean().optional().describe("Page numbers in the footer, as 'Page 2 of 5' (default true)"),
+  header: z.string().max(200).optional().describe("Text at the top of every page after the first"),
+  footer: z.string().max(200).optional().describe("Text at the bottom of every page, left of the page number"),
+  sections: z.array(section).min(1).max(L.maxSections).describe("The document's sections, in order"),
+  attachments: attachments({ description: "PNG or JPEG images used by image blocks (attachment_index)", max: L.maxImages }).optional(),
+});
+
+export type CreateDocumentArgs = z.output<typeof createDocumentInput>;
+export type Section = CreateDocumentArgs["sections"][number];
+export type ContentItem = Section["content"][number];
+export type Block = z.output<typeof block>;
+export type ListItem = string | ListItemInput;

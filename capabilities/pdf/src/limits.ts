@@ -1,0 +1,36 @@
+/** Bounds of the pdf capability; each is stated in the README and enforced with an error naming it. */
+export const PDF_LIMITS = {
+  /** Pages a created document may have; rendering stops as soon as it passes this. */
+  maxPages: 200,
+  /** Images in one document (attachments and URLs together). */
+  maxImages: 20,
+  /** Pixels of one image (width × height); larger images cost too much memory to embed. */
+  maxImagePixels: 16_000_000,
+  /** Sections of one document. */
+  maxSections: 100,
+  /** Blocks in one section. */
+  maxBlocksPerSection: 300,
+  /** Characters of one paragraph, quote or code block. */
+  maxBlockChars: 20_000,
+  /** Characters of all text in one document. */
+  maxDocumentChars: 400_000,
+  /** Items of one list, nested items included. */
+  maxListItems: 500,
+  /** Nesting depth of lists (1 = no nested items). */
+  maxListDepth: 4,
+  /** Columns of one table. */
+  maxTableColumns: 12,
+  /** Rows of one table. */
+  maxTableRows: 2_000,
+  /** Characters of one table cell. */
+  maxCellChars: 2_000,
+  /** PDF files one call reads (extract) or merges. */
+  maxInputPdfs: 20,
+  /** Pages of all inputs of one merge. */
+  maxMergePages: 1_000,
+  /** Pages one extract call reads from a file. */
+  maxExtractPages: 500,
+  /** Characters extract_pdf_text returns by default and at most (Selu truncates results past ~48 KiB). */
+  defaultExtractChars: 20_000,
+  maxExtractChars: 40_000,
+} as const;

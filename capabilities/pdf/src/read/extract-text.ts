@@ -1,0 +1,87 @@
+import { ToolError } from "@selu-catalogue/kit";
+import { PDF_LIMITS } from "../limits.js";
+import { parsePageRanges } from "./page-ranges.js";
+import { encryptedError, type PdfInput } from "./pdf-input.js";
+
+export interface ExtractedPage {
+  /** Index of the file in `attachments`. */
+  file: number;
+  /** Page number from 1. */
+  page: number;
+  text: string;
+}
+
+export interface ExtractResult {
+  files: { filename: string; total_pages: number }[];
+  pages: ExtractedPage[];
+  total_pages: number;
+  /** True when the character cap cut the text short. */
+  truncated: boolean;
+}
+
+type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+let pdfjs: Promise<PdfJs> | undefined;
+
+// pdf.js is large: load it on the first extraction only, so a process that only creates PDFs never pays for it.
+const loadPdfJs = () => (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
+
+/**
+ * Extracts the text of the given pages of each PDF with pdf.js (lines as the PDF's text items end them),
+ * stopping at `maxChars` characters in all. Checks the signal between pages.
+ */
+export async function extractText(inputs: readonly PdfInput[], range: string | undefined, maxChars: number, signal: AbortSignal): Promise<ExtractResult> {
+  const { getDocument } = await loadPdfJs();
+  const result: ExtractResult = { files: [], pages: [], total_pages: 0, truncated: false };
+  let budget = maxChars;
+  for (const [index, input] of inputs.entries()) {
+    signal.throwIfAborted();
+    // pdf.js takes ownership of the array it is given: hand it a copy, the store keeps the original.
+    const task = getDocument({ data: new Uint8Array(input.bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false });
+    const onAbort = () => void task.destroy();
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      const pdf = await task.promise.catch((err: unknown) => {
+        throw openError(err, input);
+      });
+      result.files.push({ filename: input.filename, total_pages: pdf.numPages });
+      result.total_pages += pdf.numPages;
+      const wanted = range ? parsePageRanges(range, pdf.numPages, "pages") : [...Array(pdf.numPages).keys()];
+      if (wanted.length > PDF_LIMITS.maxExtractPages) {
+        throw new ToolError(`pages: asks for ${wanted.length} pages of ${input.field}; at most ${PDF_LIMITS.maxExtractPages} are read per call, give a smaller range`);
+      }
+      for (const pageIndex of wanted) {
+        if (budget <= 0) {
+          result.truncated = true;
+          break;
+        }
+        signal.throwIfAborted();
+        const page = await pdf.getPage(pageIndex + 1);
+        const content = await page.getTextContent();
+        page.cleanup();
+        let text = "";
+        for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
+        text = text.replace(/[ \t]+\n/g, "\n").trimEnd();
+        if (text.length > budget) {
+          text = text.slice(0, budget);
+          result.truncated = true;
+        }
+        budget -= text.length;
+        result.pages.push({ file: index, page: pageIndex + 1, text });
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      await task.destroy();
+    }
+    signal.throwIfAborted();
+  }
+  return result;
+}
+
+function openError(err: unknown, input: PdfInput): Error {
+  const name = err instanceof Error ? err.name : "";
+  if (name === "PasswordException") return encryptedError(input, "read without its password");
+  if (name === "InvalidPDFException" || name === "FormatError" || name === "UnknownErrorException") {
+    return new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -1,0 +1,28 @@
+import { ToolError, type AttachmentArg, type ToolContext } from "@selu-catalogue/kit";
+
+/** An attached file that starts like a PDF. */
+export interface PdfInput {
+  field: string;
+  filename: string;
+  bytes: Buffer;
+}
+
+/**
+ * Reads an attachment and checks it is a PDF by its content (`%PDF-` in the first 1 KiB, where the
+ * specification lets readers find it), whatever its name or declared type says.
+ */
+export function readPdfAttachment(attachment: AttachmentArg, index: number, ctx: Pick<ToolContext, "artifacts">): PdfInput {
+  const field = `attachments[${index}]`;
+  const file = ctx.artifacts.read(attachment, field);
+  const bytes = file.bytes();
+  const head = bytes.subarray(0, 1024).toString("latin1");
+  if (!head.includes("%PDF-")) {
+    throw new ToolError(`${field} (${file.filename}): is not a PDF (its content does not start with %PDF-); attach a PDF file`);
+  }
+  return { field, filename: file.filename, bytes };
+}
+
+/** The error for a PDF we can't open because it is encrypted. */
+export function encryptedError(input: PdfInput, action: string): ToolError {
+  return new ToolError(`${input.field} (${input.filename}): the PDF is encrypted, so it can't be ${action}; attach an unencrypted copy`);
+}

@@ -1,0 +1,41 @@
+import { area, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "../page.js";
+
+/** What pdfkit's openImage returns (missing from @types/pdfkit): an embeddable image with its pixel size. */
+export interface OpenedImage {
+  width: number;
+  height: number;
+}
+
+/** pdfkit decodes an image once with openImage; the result can be drawn any number of times. */
+export function openImage(doc: Doc, bytes: Buffer): OpenedImage {
+  return (doc as unknown as { openImage(src: Buffer): OpenedImage }).openImage(bytes);
+}
+
+const CAPTION_GAP = 4;
+
+/**
+ * An image centred on the text width: at its natural size (96 dpi) or `fraction` of the text width,
+ * never wider than the text or taller than a page, with its caption kept on the same page.
+ */
+export function renderImage(doc: Doc, image: OpenedImage, fraction: number | undefined, caption: string | undefined): void {
+  const { left, width, top, bottom } = area(doc);
+  doc.font("italic").fontSize(STYLE.small);
+  const captionHeight = caption ? CAPTION_GAP + doc.heightOfString(caption, { width, align: "center" }) : 0;
+  let w = fraction !== undefined ? width * fraction : Math.min(width, image.width * 0.75);
+  let h = (w * image.height) / image.width;
+  const maxHeight = bottom - top - captionHeight - 4;
+  if (h > maxHeight) {
+    w *= maxHeight / h;
+    h = maxHeight;
+  }
+  ensureSpace(doc, h + captionHeight);
+  const y = doc.y;
+  doc.image(image as unknown as Buffer, left + (width - w) / 2, y, { width: w, height: h });
+  doc.y = y + h;
+  if (caption) {
+    doc.y += CAPTION_GAP;
+    writeRuns(doc, [runOf(caption, "italic")], { x: left, width, size: STYLE.small, color: STYLE.muted, align: "center" });
+  }
+  doc.x = left;
+  doc.y += STYLE.paragraphGap + 2;
+}

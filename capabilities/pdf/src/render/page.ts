@@ -1,0 +1,135 @@
+import type PDFDocument from "pdfkit";
+import type { Run } from "../document/inline.js";
+import { fontKeyFor, fontName, splitByScript, type FontKey } from "./fonts.js";
+
+export type Doc = InstanceType<typeof PDFDocument>;
+
+/** Type sizes, colours and spacing of every document (one calm, readable style). */
+export const STYLE = {
+  margin: { top: 64, bottom: 64, left: 56, right: 56 },
+  body: 10.5,
+  lineGap: 2.5,
+  paragraphGap: 7,
+  title: 22,
+  subtitle: 13,
+  heading: 15,
+  small: 8.5,
+  code: 9,
+  text: "#1f2328",
+  muted: "#5f6b7a",
+  link: "#0b5cad",
+  codeText: "#8a2b16",
+  rule: "#d0d7de",
+  fill: "#f3f4f6",
+  zebra: "#f7f8fa",
+  headerFill: "#e6eaef",
+} as const;
+
+/** Geometry of the writable area of the current page. */
+export function area(doc: Doc): { left: number; width: number; top: number; bottom: number } {
+  const { margins, width, height } = doc.page;
+  return { left: margins.left, width: width - margins.left - margins.right, top: margins.top, bottom: height - margins.bottom };
+}
+
+/** Starts a new page unless `height` points still fit below the current position. */
+export function ensureSpace(doc: Doc, height: number): void {
+  const { top, bottom } = area(doc);
+  if (doc.y + height > bottom && doc.y > top + 0.5) doc.addPage();
+}
+
+export interface RunsOptions {
+  x: number;
+  width: number;
+  size: number;
+  color?: string;
+  align?: "left" | "center" | "right" | "justify";
+  lineGap?: number;
+  /** Size of `code` runs (default 92 % of `size`, as monospace looks larger). */
+  codeSize?: number;
+  /** Colour of `code` runs (default: set off from the text). */
+  codeColor?: string;
+  /** pdfkit options for the first fragment only, e.g. `{ destination }` for a heading. */
+  first?: PDFKit.Mixins.TextOptions;
+}
+
+/** One run of one style, for text without markup. */
+export function runOf(text: string, face: FontKey): Run {
+  return { text, bold: face === "bold" || face === "boldItalic" || face === "monoBold", italic: face === "italic" || face === "boldItalic", code: face.startsWith("mono") };
+}
+
+/**
+ * Writes inline runs as one flowing paragraph from (x, doc.y): each run in its face (and each script in
+ * its own font instance, see SCRIPTS), links underlined and clickable. Options are given on every call
+ * because pdfkit carries them over between continued calls.
+ */
+export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
+  const color = options.color ?? STYLE.text;
+  const parts = (runs.length > 0 ? runs : [runOf(" ", "regular")]).flatMap((run) => splitByScript(run.text).map((piece) => ({ run, piece })));
+  parts.forEach(({ run, piece }, i) => {
+    const last = i === parts.length - 1;
+    doc.font(fontName(fontKeyFor(run), piece.script)).fontSize(run.code ? (options.codeSize ?? options.size * 0.92) : options.size);
+    doc.fillColor(run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color);
+    const textOptions = {
+      ...(i === 0 ? options.first : {}),
+      width: options.width,
+      align: options.align ?? "left",
+      lineGap: options.lineGap ?? STYLE.lineGap,
+      continued: !last,
+      link: run.link ?? null,
+      underline: !!run.link,
+    } as PDFKit.Mixins.TextOptions;
+    if (i === 0) doc.text(piece.text, options.x, doc.y, textOptions);
+    else doc.text(piece.text, textOptions);
+  });
+  doc.fillColor(STYLE.text);
+}
+
+export interface LineOptions {
+  size: number;
+  color?: string;
+  /** Cut with "…" to fit this width. */
+  maxWidth?: number;
+  /** x is the line's right end instead of its start. */
+  alignRight?: boolean;
+  /** Makes the line a link to a named destination. */
+  goTo?: string;
+}
+
+/**
+ * Draws one line of text at (x, y) without wrapping or moving the cursor, each script in its font
+ * instance: for page numbers, headers, footers and contents lines. Returns the width drawn.
+ */
+export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: number, options: LineOptions): number {
+  doc.font(face).fontSize(options.size);
+  let line = text;
+  if (options.maxWidth !== undefined && doc.widthOfString(line) > options.maxWidth) {
+    while (line.length > 0 && doc.widthOfString(`${line}…`) > options.maxWidth) line = line.slice(0, -1);
+    line = `${line.trimEnd()}…`;
+  }
+  const width = doc.widthOfString(line);
+  const saved = { x: doc.x, y: doc.y };
+  let at = options.alignRight ? x - width : x;
+  doc.fillColor(options.color ?? STYLE.text);
+  for (const piece of splitByScript(line)) {
+    doc.font(fontName(face, piece.script)).fontSize(options.size);
+    doc.text(piece.text, at, y, { lineBreak: false, ...(options.goTo ? { goTo: options.goTo } : {}) } as PDFKit.Mixins.TextOptions);
+    at += doc.widthOfString(piece.text);
+  }
+  doc.x = saved.x;
+  doc.y = saved.y;
+  doc.fillColor(STYLE.text);
+  return width;
+}
+
+/** The height runs take when written with {@link writeRuns}, measured in the widest face they use. */
+export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
+  const text = runs.map((r) => r.text).join("") || " ";
+  const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));
+  if (faces.size === 0) faces.add("regular");
+  let height = 0;
+  for (const face of faces) {
+    doc.font(face).fontSize(face.startsWith("mono") ? size * 0.92 : size);
+    height = Math.max(height, doc.heightOfString(text, { width, lineGap }));
+  }
+  return height;
+}

@@ -1,0 +1,281 @@
+import { formatBytes, ToolError } from "@selu-catalogue/kit";
+import PDFDocument from "pdfkit";
+import { sourceKey, type LoadedImage } from "../document/images.js";
+import type { PreparedBlock, PreparedDocument } from "../document/prepare.js";
+import { openImage, renderImage, type OpenedImage } from "./blocks/image.js";
+import { renderList } from "./blocks/list.js";
+import { renderTable } from "./blocks/table.js";
+import { currentPage, renderCode, renderParagraph, renderQuote } from "./blocks/text-blocks.js";
+import { fontInstances, fontName, SCRIPTS, type FontKey } from "./fonts.js";
+import { labelsFor, type Labels } from "./labels.js";
+import { area, drawLine, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
+
+export interface RenderOptions {
+  pageSize: "A4" | "Letter";
+  orientation: "portrait" | "landscape";
+  language: string | undefined;
+  tableOfContents: boolean;
+  pageNumbers: boolean;
+  metadata: { title: string; author?: string | undefined; subject?: string | undefined; keywords?: readonly string[] | undefined; creationDate: Date };
+  maxPages: number;
+  /** The output is refused as soon as it grows past this many bytes. */
+  maxBytes: number;
+  signal: AbortSignal;
+}
+
+export interface RenderedPdf {
+  bytes: Buffer;
+  pages: number;
+}
+
+/** A slice of rendering time after which we give the event loop a turn (cancellation, other calls). */
+const SLICE_MS = 8;
+
+/**
+ * Renders a prepared document with pdfkit. Pages are buffered so the table of contents and the
+ * header/footer ("Page 2 of 5") can be written once the page count is known. Between blocks (and every
+ * few table rows) the event loop gets a turn, so the call's signal can stop a long render and concurrent
+ * calls make progress.
+ */
+export async function renderDocument(prepared: PreparedDocument, images: ReadonlyMap<string, LoadedImage>, options: RenderOptions): Promise<RenderedPdf> {
+  const { signal } = options;
+  signal.throwIfAborted();
+  const instances = fontInstances();
+  const doc: Doc = new PDFDocument({
+    size: options.pageSize === "Letter" ? "LETTER" : "A4",
+    layout: options.orientation,
+    margins: STYLE.margin,
+    bufferPages: true,
+    font: instances.latin.regular as unknown as string,
+    pdfVersion: "1.7",
+    displayTitle: true,
+    ...(options.language ? { lang: options.language } : {}),
+    info: {
+      Title: options.metadata.title,
+      ...(options.metadata.author ? { Author: options.metadata.author } : {}),
+      ...(options.metadata.subject ? { Subject: options.metadata.subject } : {}),
+      ...(options.metadata.keywords?.length ? { Keywords: options.metadata.keywords.join(", ") } : {}),
+      CreationDate: options.metadata.creationDate,
+      ModDate: options.metadata.creationDate,
+      Creator: "Selu pdf capability",
+      Producer: "PDFKit",
+    },
+  });
+  for (const script of SCRIPTS) {
+    for (const [face, font] of Object.entries(instances[script])) doc.registerFont(fontName(face as FontKey, script), font as unknown as string);
+  }
+
+  const output = collectOutput(doc, options.maxBytes);
+  let pages = 1;
+  doc.on("pageAdded", () => {
+    pages += 1;
+    if (pages > options.maxPages) {
+      throw new ToolError(`the document would have more than ${options.maxPages} pages; shorten it or split it into several documents`);
+    }
+  });
+  let sliceStart = performance.now();
+  const pause = async () => {
+    output.check();
+    signal.throwIfAborted();
+    if (performance.now() - sliceStart < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    signal.throwIfAborted();
+    sliceStart = performance.now();
+  };
+
+  try {
+    const labels = labelsFor(options.language);
+    writeTitle(doc, prepared);
+    const toc = options.tableOfContents ? reserveContents(doc, prepared, labels) : [];
+    const opened = new Map<string, OpenedImage>();
+    const headingPages: number[] = [];
+    for (const [s, section] of prepared.sections.entries()) {
+      headingPages.push(writeHeading(doc, section.heading, s));
+      for (const block of section.blocks) {
+        await pause();
+        await renderBlock(doc, block, images, opened, pause);
+      }
+    }
+    await pause();
+    fillContents(doc, prepared, toc, headingPages);
+    writePageFurniture(doc, prepared, options.pageNumbers, labels);
+    doc.end();
+    return { bytes: await output.done, pages };
+  } catch (err) {
+    output.abandon();
+    throw err;
+  }
+}
+
+async function renderBlock(
+  doc: Doc,
+  block: PreparedBlock,
+  images: ReadonlyMap<string, LoadedImage>,
+  opened: Map<string, OpenedImage>,
+  pause: () => Promise<void>,
+): Promise<void> {
+  switch (block.kind) {
+    case "paragraph":
+      return renderParagraph(doc, block.runs);
+    case "list":
+      return renderList(doc, block.items, block.ordered);
+    case "table":
+      return renderTable(doc, block, pause);
+    case "quote":
+      return renderQuote(doc, block.runs, block.attribution);
+    case "code":
+      return renderCode(doc, block.text, block.language);
+    case "image": {
+      const key = sourceKey(block.source);
+      let image = opened.get(key);
+      if (!image) {
+        const loaded = images.get(key);
+        if (!loaded) throw new Error(`image ${key} was not loaded`);
+        try {
+          image = openImage(doc, loaded.bytes);
+        } catch (err) {
+          throw new ToolError(`${block.field}: the image could not be decoded (${err instanceof Error ? err.message : String(err)}); check that the file is a valid PNG or JPEG`, { cause: err });
+        }
+        opened.set(key, image);
+      }
+      return renderImage(doc, image, block.width, block.caption);
+    }
+    case "page_break":
+      doc.addPage();
+      return;
+  }
+}
+
+function writeTitle(doc: Doc, prepared: PreparedDocument): void {
+  const { left, width } = area(doc);
+  writeRuns(doc, [runOf(prepared.title, "bold")], { x: left, width, size: STYLE.title, lineGap: 1 });
+  if (prepared.subtitle) {
+    doc.y += 3;
+    writeRuns(doc, [runOf(prepared.subtitle, "regular")], { x: left, width, size: STYLE.subtitle, color: STYLE.muted });
+  }
+  if (prepared.byline) {
+    doc.y += 4;
+    writeRuns(doc, [runOf(prepared.byline, "regular")], { x: left, width, size: STYLE.small + 1, color: STYLE.muted });
+  }
+  doc.y += 8;
+  doc.save().moveTo(left, doc.y).lineTo(left + width, doc.y).lineWidth(0.8).strokeColor(STYLE.rule).stroke().restore();
+  doc.y += 14;
+}
+
+const destination = (s: number) => `section-${s + 1}`;
+
+/** Writes a section heading (a link target and an outline entry); returns the page it is on. */
+function writeHeading(doc: Doc, heading: string, s: number): number {
+  const { left, width } = area(doc);
+  doc.font("bold").fontSize(STYLE.heading);
+  const height = doc.heightOfString(heading, { width });
+  // Keep a heading with the first lines of what follows it.
+  ensureSpace(doc, height + 48);
+  if (doc.y > area(doc).top + 1) doc.y += 6;
+  doc.outline.addItem(heading);
+  const page = currentPage(doc);
+  writeRuns(doc, [runOf(heading, "bold")], { x: left, width, size: STYLE.heading, first: { destination: destination(s) } as PDFKit.Mixins.TextOptions });
+  doc.y += 5;
+  return page;
+}
+
+interface ContentsSlot {
+  page: number;
+  y: number;
+}
+
+const TOC_LINE = 17;
+
+/** Leaves room for the table of contents (one line per section) and remembers where each line goes. */
+function reserveContents(doc: Doc, prepared: PreparedDocument, labels: Labels): ContentsSlot[] {
+  const { left, width } = area(doc);
+  writeRuns(doc, [runOf(labels.contents, "bold")], { x: left, width, size: STYLE.subtitle });
+  doc.y += 6;
+  const slots = prepared.sections.map(() => {
+    ensureSpace(doc, TOC_LINE);
+    const slot = { page: currentPage(doc), y: doc.y };
+    doc.y += TOC_LINE;
+    return slot;
+  });
+  doc.addPage();
+  return slots;
+}
+
+/** Writes each section's heading and page number into the reserved lines, linked to the section. */
+function fillContents(doc: Doc, prepared: PreparedDocument, slots: readonly ContentsSlot[], pageOf: readonly number[]): void {
+  if (slots.length === 0) return;
+  slots.forEach((slot, s) => {
+    doc.switchToPage(slot.page);
+    const { left, width } = area(doc);
+    const goTo = destination(s);
+    const numberWidth = drawLine(doc, String(pageOf[s]! + 1), "regular", left + width, slot.y, { size: STYLE.body, alignRight: true, goTo });
+    const headingWidth = drawLine(doc, prepared.sections[s]!.heading, "regular", left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, goTo });
+    const dotsY = slot.y + doc.currentLineHeight(true) * 0.72;
+    doc.save().moveTo(left + headingWidth + 6, dotsY).lineTo(left + width - numberWidth - 6, dotsY)
+      .lineWidth(0.6).dash(0.6, { space: 2.4 }).strokeColor(STYLE.muted).stroke().undash().restore();
+  });
+}
+
+/** Header (from page 2), footer text and "Page n of N" on every page, drawn in the margins. */
+function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNumbers: boolean, labels: Labels): void {
+  const range = doc.bufferedPageRange();
+  for (let i = range.start; i < range.start + range.count; i++) {
+    doc.switchToPage(i);
+    const { left, width } = area(doc);
+    const margins = doc.page.margins;
+    // Writing into the margins would otherwise make pdfkit start a new page.
+    doc.page.margins = { ...margins, top: 0, bottom: 0 };
+    const style = { size: STYLE.small, color: STYLE.muted };
+    const lineHeight = doc.font("regular").fontSize(STYLE.small).currentLineHeight(true);
+    const footerY = doc.page.height - margins.bottom + 22;
+    const numberWidth = pageNumbers ? drawLine(doc, labels.page(i + 1, range.count), "regular", left + width, footerY, { ...style, alignRight: true }) : 0;
+    if (prepared.footer) drawLine(doc, prepared.footer, "regular", left, footerY, { ...style, maxWidth: width - numberWidth - 16 });
+    if (prepared.header && i > range.start) {
+      const headerY = margins.top - 30;
+      drawLine(doc, prepared.header, "regular", left, headerY, { ...style, maxWidth: width });
+      doc.save().moveTo(left, headerY + lineHeight + 3).lineTo(left + width, headerY + lineHeight + 3).lineWidth(0.5).strokeColor(STYLE.rule).stroke().restore();
+    }
+    doc.page.margins = margins;
+  }
+  doc.fillColor(STYLE.text);
+}
+
+/**
+ * Gathers pdfkit's output, refusing it as soon as it passes `maxBytes` (checked between blocks while
+ * rendering, and on every chunk once the document is finished).
+ */
+function collectOutput(doc: Doc, maxBytes: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  const tooLarge = () =>
+    new ToolError(`the PDF would be larger than the ${formatBytes(maxBytes)} limit for a file; use fewer or smaller images, or split the document`);
+  let settle: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | undefined;
+  const done = new Promise<Buffer>((resolve, reject) => (settle = { resolve, reject }));
+  done.catch(() => {});
+  doc.on("data", (chunk: Buffer) => {
+    if (over) return;
+    size += chunk.length;
+    if (size > maxBytes) {
+      over = true;
+      chunks.length = 0;
+      settle?.reject(tooLarge());
+      return;
+    }
+    chunks.push(chunk);
+  });
+  doc.on("end", () => (over ? undefined : settle?.resolve(Buffer.concat(chunks, size))));
+  doc.on("error", (err: unknown) => settle?.reject(err));
+  return {
+    done,
+    check() {
+      if (over) throw tooLarge();
+    },
+    abandon() {
+      chunks.length = 0;
+      over = true;
+    },
+  };
+}
+
+export type { FontKey };

@@ -1,0 +1,56 @@
+import { tool } from "@selu-catalogue/kit";
+import { loadImages } from "../document/images.js";
+import { prepareDocument } from "../document/prepare.js";
+import { createDocumentInput } from "../document/schema.js";
+import { PDF_LIMITS } from "../limits.js";
+import { fonts } from "../render/fonts.js";
+import { renderDocument } from "../render/render-document.js";
+
+/** create_pdf_document: the document model in, one PDF artifact out. */
+export const createPdfDocument = tool({
+  description:
+    "Creates a PDF document (report, letter, summary, handout) from a title and sections of typed blocks: paragraphs with " +
+    "**bold**, *italic*, `code` and [links](https://…), bullet and numbered lists (nested), tables, quotes, code blocks, " +
+    "images (attached PNG/JPEG or https URLs) and page breaks; optional table of contents, header, footer and page numbers. " +
+    "Text may be Latin (with diacritics), Greek or Cyrillic. Returns the PDF as an artifact, its page count and size.",
+  input: createDocumentInput,
+  policy: "allow",
+  terminalOnSuccess: true,
+  async run(args, ctx) {
+    const prepared = prepareDocument(args, fonts());
+    const images = await loadImages(prepared, args.attachments ?? [], ctx);
+    const { bytes, pages } = await renderDocument(prepared, images, {
+      pageSize: args.page_size ?? "A4",
+      orientation: args.orientation ?? "portrait",
+      language: args.language,
+      tableOfContents: args.table_of_contents ?? false,
+      pageNumbers: args.page_numbers ?? true,
+      metadata: {
+        title: prepared.title,
+        author: args.author,
+        subject: args.subject,
+        keywords: args.keywords,
+        creationDate: args.creation_date ? new Date(args.creation_date) : new Date(),
+      },
+      maxPages: PDF_LIMITS.maxPages,
+      maxBytes: ctx.limits.maxArtifactBytes,
+      signal: ctx.signal,
+    });
+    const filename = args.filename ?? filenameFrom(args.title);
+    const artifact = await ctx.artifacts.put(bytes, { filename, mimeType: "application/pdf" });
+    return { ok: true, artifact, pages, size_bytes: bytes.length };
+  },
+});
+
+/** "Q3 Report: Zürich" → "q3-report-zurich.pdf". */
+export function filenameFrom(title: string): string {
+  const slug = title
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 60)
+    .replace(/-+$/, "");
+  return `${slug || "document"}.pdf`;
+}

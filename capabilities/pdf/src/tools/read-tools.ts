@@ -1,0 +1,79 @@
+import { advertiseAs, attachments, tool, ToolError } from "@selu-catalogue/kit";
+import { z } from "zod";
+import { pdfFilename } from "../document/schema.js";
+import { PDF_LIMITS as L } from "../limits.js";
+import { extractText } from "../read/extract-text.js";
+import { mergePdfs, type MergeInput } from "../read/merge.js";
+import { PAGE_RANGES_HELP, PAGE_RANGES_PATTERN } from "../read/page-ranges.js";
+import { readPdfAttachment } from "../read/pdf-input.js";
+
+const pageRanges = z.string().max(200).regex(PAGE_RANGES_PATTERN, `expected ${PAGE_RANGES_HELP}`);
+
+/** extract_pdf_text: the text of attached PDFs, page by page, within a character cap. */
+export const extractPdfText = tool({
+  description:
+    "Reads the text of attached PDF files, page by page. Returns {files, pages: [{file, page, text}], total_pages, truncated}; " +
+    "`file` is the index in attachments. Use `pages` to read part of a long document and `max_chars` to bound the answer. " +
+    "Scanned PDFs without a text layer give empty pages.",
+  input: z.object({
+    attachments: attachments({ description: "PDF files to read, in order", min: 1, max: L.maxInputPdfs }),
+    pages: pageRanges.optional().describe(`Pages to read from each file: ${PAGE_RANGES_HELP} (default: all)`),
+    max_chars: z
+      .number()
+      .int()
+      .min(100)
+      .max(L.maxExtractChars)
+      .optional()
+      .describe(`Stop after this many characters in all (default ${L.defaultExtractChars}); truncated is true when it cut the text`),
+  }),
+  policy: "allow",
+  async run(args, ctx) {
+    const inputs = args.attachments.map((a, i) => readPdfAttachment(a, i, ctx));
+    return { ...(await extractText(inputs, args.pages, args.max_chars ?? L.defaultExtractChars, ctx.signal)) };
+  },
+});
+
+const mergeFiles = attachments({ description: "PDF files to merge, in order", min: 1, max: L.maxInputPdfs });
+// Selu keeps the other keys of an attachment element, so each file can carry its own page ranges.
+advertiseAs(mergeFiles, {
+  type: "array",
+  description: "PDF files to merge, in order; each may name the pages to take",
+  minItems: 1,
+  maxItems: L.maxInputPdfs,
+  items: {
+    type: "object",
+    properties: {
+      artifact_id: { type: "string", description: "An artifact_id from an earlier tool result" },
+      pages: { type: "string", description: `Pages to take from this file: ${PAGE_RANGES_HELP} (default: all)` },
+    },
+    required: ["artifact_id"],
+  },
+});
+
+/** merge_pdfs: attached PDFs (or some of their pages) joined into one PDF artifact. */
+export const mergePdfsTool = tool({
+  description:
+    "Joins attached PDF files into one PDF, in the order given; each attachment may carry `pages` (e.g. \"1-3,7\") to take only those pages. " +
+    "Returns the merged PDF as an artifact, its page count and size.",
+  input: z.object({
+    attachments: mergeFiles,
+    filename: pdfFilename("merged.pdf")
+      .optional()
+      .describe("File name of the result (default merged.pdf)"),
+    title: z.string().min(1).max(300).optional().describe("Title stored in the merged PDF's metadata"),
+  }),
+  policy: "allow",
+  terminalOnSuccess: true,
+  async run(args, ctx) {
+    const inputs: MergeInput[] = args.attachments.map((a, i) => {
+      const pages = a.pages;
+      if (pages !== undefined && (typeof pages !== "string" || !PAGE_RANGES_PATTERN.test(pages))) {
+        throw new ToolError(`attachments[${i}].pages: expected ${PAGE_RANGES_HELP}`);
+      }
+      return { ...readPdfAttachment(a, i, ctx), pages };
+    });
+    const { bytes, pages } = await mergePdfs(inputs, args.title, ctx.limits.maxArtifactBytes, ctx.signal);
+    const artifact = await ctx.artifacts.put(bytes, { filename: args.filename ?? "merged.pdf", mimeType: "application/pdf" });
+    return { ok: true, artifact, pages, size_bytes: bytes.byteLength };
+  },
+});

@@ -1,0 +1,85 @@
+import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { loadManifest } from "@selu-catalogue/manifest";
+import { CapabilityClient } from "@selu-catalogue/proto";
+import { peakRssMiB } from "@selu-catalogue/testkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
+import { gradientPng } from "./fixtures/png.js";
+import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
+import { pdfInfo, pdfText } from "./support/poppler.js";
+
+// Several calls at once in one shared container, and calls stopped by their deadline.
+const logs: string[] = [];
+let pdf: PdfHarness;
+let client: CapabilityClient;
+beforeAll(async () => {
+  pdf = await startPdf({ LOG_LEVEL: "info" }, (line) => logs.push(line));
+  client = new CapabilityClient(pdf.proc.address, credentials.createInsecure());
+}, 30_000);
+afterAll(async () => {
+  client?.close();
+  await pdf?.stop();
+});
+
+const { manifest } = loadManifest(`${capabilityDir}/manifest.yaml`);
+const maxConcurrent = manifest!.sharing.max_concurrent;
+
+describe("concurrent calls", () => {
+  it(`renders max_concurrent (${maxConcurrent}) reports and a letter at once, each with its own content, within the memory limit`, async () => {
+    const chart = pdf.file(gradientPng(800, 400), "chart.png", "image/png");
+    const reports = Array.from({ length: maxConcurrent }, (_, i) => ({ ...sampleReport({ attachments: [{ artifact_id: chart }] }), title: `Report number ${i + 1}` }));
+    const results = await Promise.all([...reports.map((r) => pdf.ok("create_pdf_document", r)), pdf.ok("create_pdf_document", sampleLetter())]);
+    results.slice(0, -1).forEach((result, i) => {
+      const bytes = pdf.bytes(result);
+      expect(pdfInfo(bytes).Title).toBe(`Report number ${i + 1}`);
+      const text = pdfText(bytes);
+      expect(text).toContain(`Report number ${i + 1}`);
+      expect(text).not.toMatch(new RegExp(`Report number (?!${i + 1}\\b)\\d`));
+      expect(result.pages).toBe(results[0]!.pages);
+    });
+    expect(pdfText(pdf.bytes(results.at(-1)!))).toContain("Kündigung des Mietvertrags");
+    const peak = peakRssMiB(pdf.proc.child.pid!);
+    console.log(`peak RSS with ${maxConcurrent} reports at once: ${peak} MiB`);
+    expect(peak).toBeLessThan(manifest!.resources.max_memory_mb);
+  }, 60_000);
+
+  it("answers a small call while a large render runs", async () => {
+    const large = pdf.ok("create_pdf_document", { title: "Large", sections: Array.from({ length: 8 }, (_, s) => ({ heading: `S${s}`, content: [figuresTable(150, s)] })) });
+    const started = Date.now();
+    let smallDone = 0;
+    await pdf.ok("create_pdf_document", sampleLetter()).then(() => (smallDone = Date.now()));
+    const largeResult = await large;
+    const largeDone = Date.now();
+    expect(largeResult.ok).toBe(true);
+    expect(smallDone - started).toBeLessThan(largeDone - started);
+  }, 60_000);
+});
+
+describe("cancellation", () => {
+  it("stops a render when the call's deadline passes, and keeps serving", async () => {
+    const args = { title: "Huge", sections: Array.from({ length: 20 }, (_, s) => ({ heading: `S${s}`, content: [figuresTable(180, s)] })) };
+    const err = await new Promise<ServiceError | undefined>((resolve) =>
+      client.invoke(
+        { toolName: "create_pdf_document", argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from("{}"), sessionId: "s", capabilityId: "pdf", threadId: "" },
+        new Metadata(),
+        { deadline: Date.now() + 300 },
+        (e) => resolve(e ?? undefined),
+      ),
+    );
+    expect(err?.code).toBe(status.DEADLINE_EXCEEDED);
+    const cancelled = await waitFor(() => logs.map((l) => JSON.parse(l) as { msg?: string; error?: string; ms?: number }).find((l) => l.msg === "tool call failed" && /cancelled/.test(l.error ?? "")));
+    // The render checks the signal between blocks and table rows, so it stops soon after the deadline.
+    expect(cancelled.ms).toBeLessThan(1_000);
+    expect((await pdf.ok("create_pdf_document", sampleLetter())).ok).toBe(true);
+  }, 30_000);
+});
+
+async function waitFor<T>(find: () => T | undefined, timeoutMs = 5_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error(`not found within ${timeoutMs} ms; logs:\n${logs.join("\n")}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makePng, noisePng } from "./fixtures/png.js";
+import { startPdf, type PdfHarness } from "./support/harness.js";
+import { flat, pdfInfo, pdfText } from "./support/poppler.js";
+
+// Unicode, limits and bad input of create_pdf_document, through the production entrypoint.
+let pdf: PdfHarness;
+beforeAll(async () => {
+  pdf = await startPdf();
+}, 30_000);
+afterAll(() => pdf?.stop());
+
+const doc = (content: unknown[], extra: Record<string, unknown> = {}) => ({ title: "T", sections: [{ heading: "H", content }], ...extra });
+
+describe("Unicode", () => {
+  const samples = {
+    latin: "Dès Noël où un zéphyr haï me vêt de glaçons würmiens, je dîne d’exquis rôtis de bœuf au kir à l’aÿ d’âge mûr.",
+    extended: "Zażółć gęślą jaźń. Příliš žluťoučký kůň. Árvíztűrő tükörfúrógép. Şirket İstanbul’da. Ærøskøbing.",
+    greek: "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία.",
+    cyrillic: "Съешь же ещё этих мягких французских булок, да выпей чаю. Ґанок, їжак, європа.",
+    symbols: "€ 1 234,50 · 20 °C · ± 5 % · “quotes” ‘single’ … — – • № ©®™ → ≤ ≥ ≠ ∞",
+  };
+
+  it("renders Latin with diacritics, Greek, Cyrillic and common symbols as written, in every style", async () => {
+    const content = Object.values(samples).flatMap((s) => [s, `**${s}**`, `*${s}*`]);
+    const result = await pdf.ok("create_pdf_document", doc([...content, { type: "code", text: samples.cyrillic }], { title: samples.greek.slice(0, 20) }));
+    const text = flat(pdfText(pdf.bytes(result)));
+    for (const sample of Object.values(samples)) expect(text).toContain(sample);
+  });
+
+  it("composes decomposed diacritics (NFC) so they use the fonts' own glyphs", async () => {
+    const decomposed = "Cafe\u0301 Zu\u0308rich";
+    const result = await pdf.ok("create_pdf_document", doc([decomposed]));
+    expect(pdfText(pdf.bytes(result))).toContain("Café Zürich");
+  });
+
+  it("refuses text the fonts can't show, naming the characters and the field", async () => {
+    const error = await pdf.fails("create_pdf_document", doc(["Fine text", "Tokyo 東京 and 🦄"]));
+    expect(error).toContain("sections[0].content[1].text");
+    expect(error).toContain('"東" (U+6771)');
+    expect(error).toContain('"🦄" (U+1F984)');
+    expect(error).toMatch(/Remove or transliterate/);
+  });
+
+  it("refuses right-to-left scripts instead of printing them backwards", async () => {
+    const error = await pdf.fails("create_pdf_document", doc([{ type: "quote", text: "שלום" }]));
+    expect(error).toContain("sections[0].content[0].text");
+    expect(error).toContain("right-to-left");
+  });
+
+  it("checks headings, table cells and captions too", async () => {
+    const error = await pdf.fails("create_pdf_document", {
+      title: "T",
+      sections: [{ heading: "見出し", content: [{ type: "table", columns: [{ header: "A" }], rows: [["セル"]] }] }],
+    });
+    expect(error).toContain("sections[0].heading");
+    expect(error).toContain("sections[0].content[0].rows[0][0]");
+  });
+});
+
+describe("bad input", () => {
+  const cases: [string, Record<string, unknown>, RegExp | string][] = [
+    ["no sections", { title: "T", sections: [] }, /sections: .*>=1/],
+    ["an unknown block type", doc([{ type: "chart", data: [] }]), "sections[0].content[0]: type: expected paragraph, list, table, quote, code, image or page_break"],
+    ["a misspelt block field", doc([{ type: "paragraph", txt: "x" }]), "sections[0].content[0]: text: is required (expected string)"],
+    ["a list item of the wrong type", doc([{ type: "list", items: ["a", 3] }]), "sections[0].content[0]: items[1]: expected a string or {text, items}"],
+    ["a row with too few cells", doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }], rows: [["1", "2"], ["3"]] }]), /sections\[0\]\.content\[0\]\.rows\[1\]: has 1 cells, the table has 2 columns/],
+    ["lists nested too deep", doc([{ type: "list", items: [{ text: "1", items: [{ text: "2", items: [{ text: "3", items: [{ text: "4", items: ["5"] }] }] }] }] }]), "sections[0].content[0]: items[0].items[0].items[0].items[0]: expected a string: lists nest at most 4 levels deep"],
+    ["an image with neither source", doc([{ type: "image" }]), /sections\[0\]\.content\[0\]: give exactly one of attachment_index .* or url/],
+    ["an image with both sources", doc([{ type: "image", attachment_index: 0, url: "https://example.com/a.png" }]), /give exactly one/],
+    ["an attachment index without attachments", doc([{ type: "image", attachment_index: 0 }]), /sections\[0\]\.content\[0\]\.attachment_index: is 0, but no files are attached/],
+    ["a plain-http image URL", doc([{ type: "image", url: "http://example.com/a.png" }]), /sections\[0\]\.content\[0\]\.url: only https URLs can be fetched, got http/],
+    ["an image URL to a private address (SSRF)", doc([{ type: "image", url: "https://10.0.0.1/a.png" }]), /sections\[0\]\.content\[0\]\.url: .*(internal|private|blocked)/i],
+    ["an image URL to localhost (SSRF)", doc([{ type: "image", url: "https://localhost/a.png" }]), /sections\[0\]\.content\[0\]\.url: .*(internal|loopback|blocked)/i],
+    ["a bad page size", { ...doc(["x"]), page_size: "A3" }, /page_size/],
+    ["a file name with a directory", { ...doc(["x"]), filename: "../r.pdf" }, /filename: expected a plain file name ending in \.pdf/],
+    ["an impossible creation date", { ...doc(["x"]), creation_date: "2026-02-31T25:00:00Z" }, /creation_date/],
+    ["a bad language tag", { ...doc(["x"]), language: "english!" }, /language: expected a language tag/],
+  ];
+  for (const [what, args, expected] of cases) {
+    it(`refuses ${what}, naming the field`, async () => {
+      const error = await pdf.fails("create_pdf_document", args);
+      if (typeof expected === "string") expect(error).toContain(expected);
+      else expect(error).toMatch(expected);
+    });
+  }
+
+  it("refuses an attachment that is not a PNG or JPEG", async () => {
+    const id = pdf.file(Buffer.from("GIF89a not really"), "a.gif", "image/gif");
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    expect(error).toBe("attachments[0] (a.gif, used by sections[0].content[0]): is not a PNG or JPEG image; convert it to one of those");
+  });
+
+  it("refuses a PNG whose pixels could not be decoded", async () => {
+    const png = makePng(4, 4, () => [0, 0, 0]);
+    png.writeUInt32BE(0xdeadbeef, png.indexOf("IDAT") + 8); // corrupt the compressed data
+    const id = pdf.file(png, "broken.png", "image/png");
+    const result = await pdf.call("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    // pdfkit copies an opaque PNG's data as is; a viewer would show garbage, but the call must not crash the server.
+    if (!result.ok) expect(result.error).toMatch(/sections\[0\]\.content\[0\]: the image could not be decoded/);
+    expect((await pdf.ok("create_pdf_document", doc(["still serving"]))).ok).toBe(true);
+  });
+});
+
+describe("limits", () => {
+  it("refuses a document of more than 200 pages while rendering it", async () => {
+    const started = Date.now();
+    const error = await pdf.fails("create_pdf_document", doc(Array.from({ length: 250 }, () => ({ type: "page_break" }))));
+    expect(error).toBe("the document would have more than 200 pages; shorten it or split it into several documents");
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("accepts exactly 200 pages", async () => {
+    const result = await pdf.ok("create_pdf_document", doc(Array.from({ length: 199 }, () => ({ type: "page_break" }))));
+    expect(result.pages).toBe(200);
+    expect(pdfInfo(pdf.bytes(result)).Pages).toBe("200");
+  });
+
+  it("refuses more than 20 images", async () => {
+    const id = pdf.file(makePng(8, 8, () => [200, 0, 0]), "dot.png", "image/png");
+    const images = Array.from({ length: 21 }, () => ({ type: "image", attachment_index: 0 }));
+    const error = await pdf.fails("create_pdf_document", { ...doc(images), attachments: [{ artifact_id: id }] });
+    expect(error).toBe("sections[0].content[20]: a document has at most 20 images");
+  });
+
+  it("refuses an image of more than 16 megapixels from its header, before decoding it", async () => {
+    // A valid header claiming 5000×4000 pixels with almost no data: the size is read, nothing is inflated.
+    const png = makePng(1, 1, () => [0, 0, 0]);
+    png.writeUInt32BE(5000, 16);
+    png.writeUInt32BE(4000, 20);
+    const id = pdf.file(png, "huge.png", "image/png");
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    expect(error).toBe("attachments[0] (huge.png, used by sections[0].content[0]): the image is 5000×4000 pixels, more than the limit of 16 megapixels; scale it down");
+  });
+
+  it("refuses an output over the 5 MiB file limit", async () => {
+    // Noise does not compress: two 1100×1100 RGB PNGs are about 3.5 MiB each.
+    const noise = () => noisePng(1100, 1100);
+    const attachments = [{ artifact_id: pdf.file(noise(), "n1.png", "image/png") }, { artifact_id: pdf.file(noise(), "n2.png", "image/png") }];
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }, { type: "image", attachment_index: 1 }]), attachments });
+    expect(error).toBe("the PDF would be larger than the 5 MiB limit for a file; use fewer or smaller images, or split the document");
+  });
+
+  it("refuses more than 400,000 characters of text", async () => {
+    const paragraph = "x".repeat(20_000);
+    const error = await pdf.fails("create_pdf_document", { title: "T", sections: Array.from({ length: 21 }, () => ({ heading: "H", content: [paragraph] })) });
+    expect(error).toBe("the document has more than 400,000 characters of text; split it into several documents");
+  });
+
+  it("refuses a paragraph over 20,000 characters by its schema bound", async () => {
+    expect(await pdf.fails("create_pdf_document", doc(["x".repeat(20_001)]))).toMatch(/sections\[0\]\.content\[0\]/);
+  });
+
+  it("refuses a table row taller than a page", async () => {
+    const cell = Array.from({ length: 250 }, (_, i) => `word${i}`).join(" ");
+    const error = await pdf.fails("create_pdf_document", doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }, { header: "C" }, { header: "D" }, { header: "E" }, { header: "F" }], rows: [[cell, cell, cell, cell, cell, cell]] }]));
+    expect(error).toBe("sections[0].content[0].rows[0]: the row is taller than a page; split its text over several rows");
+  });
+});

@@ -1,0 +1,197 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
+import { gradientPng } from "./fixtures/png.js";
+import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
+import { flat, pageJpeg, pagePng, pdfFonts, pdfImages, pdfInfo, pdfPageTexts, pdfText, qpdfCheck } from "./support/poppler.js";
+
+// create_pdf_document end to end: the production entrypoint behind the orchestrator double, every file
+// checked with poppler and qpdf rather than with the libraries that wrote it.
+let pdf: PdfHarness;
+beforeAll(async () => {
+  pdf = await startPdf();
+}, 30_000);
+afterAll(() => pdf?.stop());
+
+const create = async (args: Record<string, unknown>) => {
+  const result = await pdf.ok("create_pdf_document", args);
+  return { result, bytes: pdf.bytes(result) };
+};
+
+describe("a sample report", () => {
+  let report: Awaited<ReturnType<typeof create>>;
+  let chart: Buffer;
+  let photo: Buffer;
+  beforeAll(async () => {
+    chart = gradientPng(640, 320);
+    photo = pageJpeg((await create(sampleLetter())).bytes);
+    const attachments = [{ artifact_id: pdf.file(chart, "chart.png", "image/png") }, { artifact_id: pdf.file(photo, "photo.jpg", "image/jpeg") }];
+    report = await create(sampleReport({ attachments }));
+  }, 30_000);
+
+  it("returns the artifact, its page count and size as the model sees them", () => {
+    expect(report.result).toMatchObject({
+      ok: true,
+      artifact: { filename: "quarterly-report-q3-2026.pdf", mime_type: "application/pdf", size_bytes: report.bytes.length },
+      size_bytes: report.bytes.length,
+    });
+    expect(report.result.pages).toBe(Number(pdfInfo(report.bytes).Pages));
+  });
+
+  it("is a structurally sound PDF (qpdf --check)", () => {
+    const check = qpdfCheck(report.bytes);
+    expect(check.ok, check.output).toBe(true);
+  });
+
+  it("carries the metadata: title, author, subject, keywords, creation date, A4", () => {
+    const info = pdfInfo(report.bytes);
+    expect(info).toMatchObject({
+      Title: "Quarterly Report — Q3 2026",
+      Author: "Zoë Łukasiewicz",
+      Subject: "Quarterly results",
+      Keywords: "quarterly, report, 2026",
+      CreationDate: "2026-11-23T09:00:00Z",
+      Encrypted: "no",
+    });
+    expect(info["Page size"]).toContain("(A4)");
+  });
+
+  it("embeds every font it uses (DejaVu)", () => {
+    const fonts = pdfFonts(report.bytes);
+    expect(fonts.length).toBeGreaterThan(2);
+    for (const font of fonts) {
+      expect(font.embedded, font.name).toBe(true);
+      expect(font.name).toContain("DejaVu");
+    }
+  });
+
+  it("shows the text in reading order: title, contents, then the sections in turn", () => {
+    const text = pdfText(report.bytes);
+    const order = ["Quarterly Report — Q3 2026", "Unaudited results for the board", "Zoë Łukasiewicz · 23 November 2026", "Contents", "1. Overview", "10. Appendix"]
+      .concat(Array.from({ length: 10 }, (_, s) => `Section ${s + 1} summarises`));
+    let at = -1;
+    for (const needle of order) {
+      const found = text.indexOf(needle, at + 1);
+      expect(found, `${needle} after position ${at}`).toBeGreaterThan(at);
+      at = found;
+    }
+  });
+
+  it("renders inline markup as text without the markers, and Greek, Cyrillic and Czech as written", () => {
+    const text = flat(pdfText(report.bytes));
+    expect(text).toContain("summarises the quarter for the board. Revenue grew in most regions; see the dashboard and the revenue_eur column");
+    expect(text).not.toContain("**");
+    for (const sample of ["Ελληνικά: καλημέρα.", "Русский: добрый", "příliš žluťoučký kůň", "Αθήνα", "Москва", "São Paulo", "Kraków"]) {
+      expect(text).toContain(sample);
+    }
+  });
+
+  it("lists the sections on the contents page with the page each starts on", () => {
+    const pages = pdfPageTexts(report.bytes);
+    const contents = pdfPageTexts(report.bytes, { layout: true })[0]!;
+    for (let s = 1; s <= 10; s++) {
+      const line = contents.split("\n").find((l) => l.startsWith(`${s}. `));
+      expect(line, `contents line ${s}`).toBeDefined();
+      const page = Number(line!.trim().split(/\s+/).at(-1));
+      expect(pages[page - 1], `section ${s} on page ${page}`).toContain(`Section ${s} summarises`);
+    }
+  });
+
+  it("numbers every page as 'Page n of N' and repeats the header from page 2", () => {
+    const pages = pdfPageTexts(report.bytes);
+    pages.forEach((page, i) => {
+      expect(page).toContain(`Page ${i + 1} of ${pages.length}`);
+      expect(page).toContain("Confidential");
+      if (i > 0) expect(page.trimStart().startsWith("Quarterly Report — Q3 2026"), `header on page ${i + 1}`).toBe(true);
+    });
+  });
+
+  it("embeds each image once (PNG and JPEG), however often it is used", () => {
+    const images = pdfImages(report.bytes);
+    const sizes = new Set(images.map((i) => `${i.width}x${i.height}`));
+    expect(sizes).toEqual(new Set(["640x320", `${photo.readUInt16BE(photo.indexOf(Buffer.from([0xff, 0xc0])) + 7)}x${photo.readUInt16BE(photo.indexOf(Buffer.from([0xff, 0xc0])) + 5)}`]));
+    expect(images.some((i) => i.enc === "jpeg")).toBe(true);
+    // Four image blocks, two sources: each later use refers to the embedded object, so pdfimages
+    // lists it on every page that shows it.
+    expect(images.length).toBe(4);
+  });
+
+  it("leaves a PNG of its first and second pages in out/ for a person to look at", () => {
+    mkdirSync(`${capabilityDir}/out`, { recursive: true });
+    writeFileSync(`${capabilityDir}/out/sample-report.pdf`, report.bytes);
+    writeFileSync(`${capabilityDir}/out/sample-report-page-1.png`, pagePng(report.bytes, 1));
+    writeFileSync(`${capabilityDir}/out/sample-report-page-2.png`, pagePng(report.bytes, 2));
+  });
+});
+
+describe("tables", () => {
+  it("repeat the header row on every page a long table continues on, rows in order", async () => {
+    const { bytes } = await create({ title: "Long table", sections: [{ heading: "Figures", content: [figuresTable(120)] }] });
+    const pages = pdfPageTexts(bytes, { layout: true });
+    expect(pages.length).toBeGreaterThan(2);
+    for (const page of pages) expect(page).toMatch(/Region +Quarter +Revenue \(€\) +Change +Notes/);
+    const text = pdfText(bytes, { layout: true });
+    let at = -1;
+    for (let i = 0; i < 120; i += 7) {
+      const found = text.indexOf(((i + 1) * 12_345 + 1_000).toLocaleString("en"), at + 1);
+      expect(found, `row ${i}`).toBeGreaterThan(at);
+      at = found;
+    }
+  });
+
+  it("wrap long cells inside their column instead of running off the page", async () => {
+    const long = "A very long cell text that certainly needs several lines in a narrow column of a three column table.";
+    const { bytes } = await create({ title: "Wrap", sections: [{ heading: "T", content: [{ type: "table", columns: [{ header: "A" }, { header: "B" }, { header: "C" }], rows: [[long, long, long]] }] }] });
+    const text = pdfText(bytes);
+    expect(text).toContain("A very long cell");
+    expect(text.replace(/\s+/g, " ")).toContain("three column table.");
+    expect(Number(pdfInfo(bytes).Pages)).toBe(1);
+  });
+});
+
+describe("blocks", () => {
+  it("keeps code whitespace, numbers nested lists 1. a. i., and shows quotes with their attribution", async () => {
+    const { bytes } = await create({
+      title: "Blocks",
+      sections: [
+        {
+          heading: "All of them",
+          content: [
+            { type: "code", language: "python", text: "def f(x):\n    return x * 2" },
+            { type: "list", ordered: true, items: [{ text: "First", items: [{ text: "Sub", items: ["Deep"] }] }, "Second"] },
+            { type: "quote", text: "Simplicity is prerequisite for reliability.", attribution: "Edsger W. Dijkstra" },
+            { type: "page_break" },
+            "After the break.",
+          ],
+        },
+      ],
+    });
+    const pages = pdfPageTexts(bytes, { layout: true });
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toContain("python");
+    expect(pages[0]).toMatch(/^( *)def f\(x\):\n\1    return x \* 2$/m);
+    expect(pages[0]).toMatch(/1\.\s+First[\s\S]*a\.\s+Sub[\s\S]*i\.\s+Deep[\s\S]*2\.\s+Second/);
+    expect(pages[0]).toContain("— Edsger W. Dijkstra");
+    expect(pages[1]).toContain("After the break.");
+  });
+
+  it("sets Letter landscape pages when asked", async () => {
+    const { bytes } = await create({ title: "Wide", page_size: "Letter", orientation: "landscape", sections: [{ heading: "H", content: ["x"] }] });
+    expect(pdfInfo(bytes)["Page size"]).toBe("792 x 612 pts (letter)");
+  });
+
+  it("labels pages in the document's language", async () => {
+    const { bytes } = await create({ title: "Bericht", language: "de", table_of_contents: true, sections: [{ heading: "Einleitung", content: ["Text"] }] });
+    const text = pdfText(bytes);
+    expect(text).toContain("Inhalt");
+    expect(text).toContain("Seite 1 von 2");
+  });
+
+  it("writes a one-page letter with line breaks kept and no page number", async () => {
+    const { result, bytes } = await create(sampleLetter());
+    expect(result.pages).toBe(1);
+    const text = pdfText(bytes);
+    expect(text).toContain("Mit freundlichen Grüßen\nJürgen Müller");
+    expect(text).not.toContain("Seite");
+  });
+});
