@@ -13,7 +13,7 @@ const logs: string[] = [];
 let pdf: PdfHarness;
 let client: CapabilityClient;
 beforeAll(async () => {
-  pdf = await startPdf({ LOG_LEVEL: "info" }, (line) => logs.push(line));
+  pdf = await startPdf({ LOG_LEVEL: "debug" }, (line) => logs.push(line));
   client = new CapabilityClient(pdf.proc.address, credentials.createInsecure());
 }, 30_000);
 afterAll(async () => {

@@ -1,0 +1,74 @@
+// The catalogue end to end: artifacts travel between capabilities through the orchestrator double
+// exactly as Selu carries them, and real counterparts (SMTP, IMAP, poppler) check the bytes.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startCatalogueWorld, type CatalogueWorld } from "./src/catalogue-world.ts";
+import { emailMarineBiologyReport, readReceivedPdf, type ReportSent } from "./src/scenarios.ts";
+import { inboxSeed, TIDE_TABLE_LINES, TIDE_TABLE_PDF, TIDE_TABLE_SUBJECT } from "./src/seed.ts";
+
+let world: CatalogueWorld;
+beforeAll(async () => {
+  world = await startCatalogueWorld({ seed: inboxSeed() });
+});
+afterAll(async () => {
+  const codes = await world?.close();
+  expect(codes).toEqual({ pdf: 0, email: 0 });
+});
+
+const pdftotext = (bytes: Buffer) => {
+  const file = join(mkdtempSync(join(tmpdir(), "e2e-")), "in.pdf");
+  writeFileSync(file, bytes);
+  return execFileSync("pdftotext", ["-layout", file, "-"], { encoding: "utf8" });
+};
+
+describe("create a PDF about marine biology and email it to alice@example.com", () => {
+  let flow: ReportSent;
+  beforeAll(async () => {
+    flow = await emailMarineBiologyReport(world);
+  });
+
+  it("delivers a MIME message whose PDF attachment is byte-identical to what the pdf capability produced", () => {
+    const { received, pdf, pdfBytes } = flow;
+    expect(received.envelope.to).toEqual(["alice@example.com"]);
+    expect(received.authUser).toBe("ann@example.com");
+    expect(received.secure).toBe(true);
+    const attachments = received.attachments;
+    expect(attachments).toHaveLength(1);
+    expect(attachments[0]!.contentType).toBe("application/pdf");
+    expect(attachments[0]!.filename).toBe(pdf.filename);
+    expect(attachments[0]!.content.equals(pdfBytes)).toBe(true);
+    expect(pdfBytes.byteLength).toBe(pdf.size_bytes);
+  });
+
+  it("sends a PDF an independent reader can read", () => {
+    const text = pdftotext(flow.received.attachments[0]!.content);
+    expect(text).toContain("Marine Biology: Life in the Coral Reef");
+    expect(text.indexOf("Why reefs matter")).toBeLessThan(text.indexOf("Threats"));
+    expect(text).toMatch(/Warming water\s+Bleaching\s+rising/);
+  });
+
+  it("went through the orchestrator as Selu does it: download, rewrite, upload into the email capability", () => {
+    const steps = world.orchestrator.transcript.map((e) => `${e.kind} ${e.tool}`);
+    const at = (step: string) => steps.indexOf(step);
+    expect(at("download pdf__create_pdf_document")).toBeGreaterThan(at("raw-result pdf__create_pdf_document"));
+    expect(at("upload email__send_email")).toBeGreaterThan(at("call email__send_email"));
+    expect(at("upload email__send_email")).toBeLessThan(at("invoke email__send_email"));
+    const upload = world.orchestrator.transcript.find((e) => e.kind === "upload" && e.tool === "email__send_email");
+    expect(upload).toMatchObject({ artifactId: flow.pdf.artifact_id, sizeBytes: flow.pdf.size_bytes, mimeType: "application/pdf" });
+    expect(flow.sent.accepted).toEqual(["alice@example.com"]);
+  });
+});
+
+describe("the reverse: a received attachment goes to email__get_attachment, then pdf__extract_pdf_text", () => {
+  it("hands the received PDF on byte for byte and reads its text", async () => {
+    const flow = await readReceivedPdf(world, TIDE_TABLE_SUBJECT);
+    expect(flow.attachment).toMatchObject({ filename: "tides.pdf", mime_type: "application/pdf" });
+    expect(flow.attachmentBytes.equals(TIDE_TABLE_PDF)).toBe(true);
+    const pages = flow.extracted.pages as { text: string }[];
+    expect(pages).toHaveLength(1);
+    for (const line of TIDE_TABLE_LINES) expect(pages[0]!.text).toContain(line);
+  });
+});
