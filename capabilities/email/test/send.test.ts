@@ -89,6 +89,21 @@ describe("send_email", () => {
     expect(original.answered).toBe(true);
   });
 
+  it("stores a copy in the Sent mailbox when asked, with the same Message-ID and attachments", async () => {
+    const pdf = Buffer.from("%PDF-1.4 sent copy");
+    const result = await ok(world.orchestrator, "send_email", {
+      to: ["bob@example.com"], bcc: ["boss@example.com"], subject: "Keep a copy", text: "for the records", save_to_sent: true,
+      attachments: [{ artifact_id: store("copy.pdf", "application/pdf", pdf) }],
+    });
+    expect(result.saved_to).toBe("Sent");
+    const page = await ok(world.orchestrator, "search_messages", { mailbox: "Sent", subject: "Keep a copy" });
+    expect(page.messages[0]).toMatchObject({ seen: true, attachments: 1 });
+    const copy = await ok(world.orchestrator, "get_message", { mailbox: "Sent", uid: page.messages[0].uid });
+    expect(copy).toMatchObject({ message_id: result.message_id, subject: "Keep a copy", to: ["bob@example.com"] });
+    const file = await ok(world.orchestrator, "get_attachment", { mailbox: "Sent", uid: copy.uid, attachment_id: copy.attachments[0].attachment_id });
+    expect(world.orchestrator.vault.get(file.artifact.artifact_id)!.bytes.equals(pdf)).toBe(true);
+  });
+
   it("sets Reply-To", async () => {
     const before = world.smtp.messages.length;
     await ok(world.orchestrator, "send_email", { to: ["bob@example.com"], subject: "rt", text: "x", reply_to: "Team <team@example.com>" });

@@ -1,14 +1,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import { attachments, formatBytes, ToolError } from "@selu-catalogue/kit";
+import type { SendMailOptions } from "nodemailer";
 import { z } from "zod";
 import { parseAddress } from "../address.js";
 import { readAccount, readImapSettings, readSender, readSmtpSettings } from "../config.js";
 
 import { address, addressList, headerText, mailbox, uid } from "../fields.js";
+import { saveToSent } from "../imap/save-sent.js";
 import { withImap } from "../imap/session.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { outgoingAttachments } from "../smtp/attachments.js";
 import { composeBody } from "../smtp/body.js";
+import { rawMessage } from "../smtp/raw-message.js";
 import type { SentMessages } from "../smtp/sent-messages.js";
 import { markAnswered, replyContext, replySubject, type ReplyContext } from "../smtp/threading.js";
 import { sendViaSmtp, type SmtpOutcome } from "../smtp/transport.js";
@@ -16,6 +19,9 @@ import type { MailTool } from "./shared.js";
 
 export interface SentRecord extends SmtpOutcome {
   messageId: string;
+  /** The mailbox a copy went to (save_to_sent), else null. */
+  savedTo: string | null;
+  saveProblem: string | undefined;
 }
 
 const input = z.object({
@@ -33,6 +39,10 @@ const input = z.object({
     .optional()
     .describe("Send as a reply to this received message (mailbox + uid from list/search): sets In-Reply-To and References and marks it answered"),
   attachments: attachments({ description: "Files to attach (artifacts from earlier tool results), any type", max: MAIL_LIMITS.maxAttachments }).optional(),
+  save_to_sent: z
+    .boolean()
+    .default(false)
+    .describe("Also store a copy in the Sent mailbox over IMAP; for providers that don't do it themselves (Gmail and Outlook do)"),
   resend: z.boolean().default(false).describe("Send even if an identical message was sent in this session in the last 15 minutes"),
 });
 
@@ -70,7 +80,9 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
         }
         // Derived from the call, so a retry that slips past the memory (a restart) keeps the same id.
         const messageId = `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>`;
-        const outcome = await sendViaSmtp(ctx, smtp, account, {
+        const date = new Date();
+        // A function, because attachment streams are read once: the Sent copy needs fresh ones.
+        const mail = (): SendMailOptions => ({
           from: { name: sender.name ?? "", address: sender.address },
           to: args.to.map(toAddress),
           ...(args.cc ? { cc: args.cc.map(toAddress) } : {}),
@@ -80,16 +92,28 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
           text: body.text,
           ...(body.html !== undefined ? { html: body.html } : {}),
           messageId,
-          date: new Date(),
+          date,
           ...(reply ? { inReplyTo: reply.messageId, references: reply.references } : {}),
           attachments: files.map((f) => ({ filename: f.filename, content: f.open(), contentType: f.contentType, contentDisposition: "attachment" as const })),
         });
+        const outcome = await sendViaSmtp(ctx, smtp, account, mail());
+        let savedTo: string | null = null;
+        let saveProblem: string | undefined;
+        if (args.save_to_sent) {
+          // The mail is out: a failure here is reported in the result, never as a failed send.
+          try {
+            const raw = await rawMessage(mail());
+            savedTo = await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => saveToSent(client, raw, date));
+          } catch (err) {
+            saveProblem = err instanceof ToolError ? err.message : "the copy could not be stored";
+          }
+        }
         if (original) {
           await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => markAnswered(client, original.mailbox, original.uid)).catch((err: unknown) =>
             ctx.log.warn("could not mark the original message answered", { error: err instanceof Error ? err.name : "unknown" }),
           );
         }
-        return { ...outcome, messageId, ...(reply ? { inReplyTo: reply.messageId } : {}) };
+        return { ...outcome, messageId, savedTo, saveProblem };
       });
 
       return {
@@ -98,6 +122,8 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
         rejected: result.rejected,
         from: sender.name ? `${sender.name} <${sender.address}>` : sender.address,
         attachments: files.map((f) => ({ filename: f.filename, mime_type: f.contentType, size: formatBytes(f.size) })),
+        ...(args.save_to_sent ? { saved_to: result.savedTo } : {}),
+        ...(result.saveProblem ? { save_problem: `sent, but not saved to Sent: ${result.saveProblem}` } : {}),
         duplicate,
         ...(duplicate ? { note: `an identical message was already sent at ${new Date(sentAt).toISOString()}; it was not sent again (set resend: true to send it once more)` } : {}),
       };
