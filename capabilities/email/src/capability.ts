@@ -9,7 +9,8 @@ import { listMessages } from "./tools/list-messages.js";
 import { markMessages } from "./tools/mark-messages.js";
 import { moveMessages } from "./tools/move-messages.js";
 import { searchMessages } from "./tools/search-messages.js";
-import { sendEmail, type SentRecord } from "./tools/send-email.js";
+import type { SentRecord } from "./smtp/deliver.js";
+import { sendEmail } from "./tools/send-email.js";
 
 /** The email capability: send with attachments over SMTP, read, search and file mail over IMAP. */
 export default defineCapability({

@@ -56,6 +56,17 @@ describe("list_messages", () => {
     expect(march.messages.map((m: { subject: string }) => m.subject)).toEqual(["Grüße aus München"]);
   });
 
+  it("keeps results compact for mail to many recipients with a very long subject", async () => {
+    const to = Array.from({ length: 40 }, (_, i) => `member${i}@list.example`);
+    await world.imap.deliver({ mailbox: "Projects/2026", message: { from: "list@list.example", to, subject: `Digest ${"x".repeat(900)}`, text: "digest" } });
+    const page = await call("list_messages", { mailbox: "Projects/2026", limit: 1 });
+    expect(page.messages[0].to).toEqual([...to.slice(0, 5), "… and 35 more"]);
+    expect(page.messages[0].subject).toHaveLength(200);
+    const message = await call("get_message", { mailbox: "Projects/2026", uid: page.messages[0].uid });
+    expect(message.to).toHaveLength(40);
+    await call("move_messages", { mailbox: "Projects/2026", uids: [page.messages[0].uid], destination: "Trash" });
+  });
+
   it("reads any mailbox, not only INBOX", async () => {
     const nested = await call("list_messages", { mailbox: "Projects/2026" });
     expect(nested.messages[0]).toMatchObject({ subject: "Kickoff", uid: 1 });

@@ -1,5 +1,6 @@
 import type { FetchMessageObject, FetchQueryObject } from "imapflow";
 import { formatAddress } from "../address.js";
+import { capList, capText } from "../result-size.js";
 import { messageParts } from "./structure.js";
 
 /** One message in a list or search result. */
@@ -25,9 +26,9 @@ export function summarize(message: FetchMessageObject): MessageSummary {
   return {
     uid: message.uid,
     date: isoDate(envelope.date ?? message.internalDate),
-    from: (envelope.from ?? []).map(formatAddress).join(", "),
-    to: (envelope.to ?? []).map(formatAddress),
-    subject: envelope.subject ?? "",
+    from: capText((envelope.from ?? []).map(formatAddress).join(", "), 200),
+    to: capList((envelope.to ?? []).map(formatAddress), 5).map((a) => capText(a, 200)),
+    subject: capText(envelope.subject ?? "", 200),
     seen: flags.has("\\Seen"),
     flagged: flags.has("\\Flagged"),
     answered: flags.has("\\Answered"),

@@ -5,8 +5,11 @@ import { htmlToText } from "../html-text.js";
 import { fetchByUid, readTextPart } from "../imap/message.js";
 import { messageParts } from "../imap/structure.js";
 import { isoDate } from "../imap/summary.js";
+import { capList, capText } from "../result-size.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { imapSession, type MailTool } from "./shared.js";
+
+const MAX_LISTED_ATTACHMENTS = 100;
 
 export const getMessage = (tool: MailTool) =>
   tool({
@@ -51,10 +54,10 @@ export const getMessage = (tool: MailTool) =>
             uid: message.uid,
             message_id: envelope.messageId ?? null,
             date: isoDate(envelope.date ?? message.internalDate) ?? null,
-            from: (envelope.from ?? []).map(formatAddress).join(", "),
-            to: (envelope.to ?? []).map(formatAddress),
-            cc: (envelope.cc ?? []).map(formatAddress),
-            reply_to: (envelope.replyTo ?? []).map(formatAddress),
+            from: capText((envelope.from ?? []).map(formatAddress).join(", "), 500),
+            to: capList((envelope.to ?? []).map(formatAddress), 50),
+            cc: capList((envelope.cc ?? []).map(formatAddress), 50),
+            reply_to: capList((envelope.replyTo ?? []).map(formatAddress), 5),
             subject: envelope.subject ?? "",
             seen: flags.has("\\Seen"),
             flagged: flags.has("\\Flagged"),
@@ -62,7 +65,8 @@ export const getMessage = (tool: MailTool) =>
             body_format: format,
             body,
             body_truncated: truncated,
-            attachments: parts.attachments,
+            attachments: parts.attachments.slice(0, MAX_LISTED_ATTACHMENTS),
+            ...(parts.attachments.length > MAX_LISTED_ATTACHMENTS ? { attachments_not_listed: parts.attachments.length - MAX_LISTED_ATTACHMENTS } : {}),
           };
         } finally {
           lock.release();

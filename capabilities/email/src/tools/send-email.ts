@@ -1,28 +1,14 @@
 import { createHash, randomBytes } from "node:crypto";
 import { attachments, formatBytes, ToolError } from "@selu-catalogue/kit";
-import type { SendMailOptions } from "nodemailer";
 import { z } from "zod";
-import { parseAddress } from "../address.js";
-import { readAccount, readImapSettings, readSender, readSmtpSettings } from "../config.js";
-
+import { readAccount, readSender, readSmtpSettings } from "../config.js";
 import { address, addressList, headerText, mailbox, uid } from "../fields.js";
-import { saveToSent } from "../imap/save-sent.js";
-import { withImap } from "../imap/session.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { outgoingAttachments } from "../smtp/attachments.js";
 import { composeBody } from "../smtp/body.js";
-import { rawMessage } from "../smtp/raw-message.js";
+import { deliver, type SentRecord } from "../smtp/deliver.js";
 import type { SentMessages } from "../smtp/sent-messages.js";
-import { markAnswered, replyContext, replySubject, type ReplyContext } from "../smtp/threading.js";
-import { sendViaSmtp, type SmtpOutcome } from "../smtp/transport.js";
 import type { MailTool } from "./shared.js";
-
-export interface SentRecord extends SmtpOutcome {
-  messageId: string;
-  /** The mailbox a copy went to (save_to_sent), else null. */
-  savedTo: string | null;
-  saveProblem: string | undefined;
-}
 
 const input = z.object({
   to: addressList('Recipients, e.g. ["bob@example.com", "Carol <carol@example.com>"]', 1),
@@ -72,49 +58,9 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
         .update(args.resend ? randomBytes(16) : Buffer.alloc(0))
         .digest("hex");
 
-      const { result, duplicate, sentAt } = await sent.once(key, async () => {
-        let reply: ReplyContext | undefined;
-        const original = args.reply_to_message;
-        if (original) {
-          reply = await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => replyContext(client, original.mailbox, original.uid));
-        }
-        // Derived from the call, so a retry that slips past the memory (a restart) keeps the same id.
-        const messageId = `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>`;
-        const date = new Date();
-        // A function, because attachment streams are read once: the Sent copy needs fresh ones.
-        const mail = (): SendMailOptions => ({
-          from: { name: sender.name ?? "", address: sender.address },
-          to: args.to.map(toAddress),
-          ...(args.cc ? { cc: args.cc.map(toAddress) } : {}),
-          ...(args.bcc ? { bcc: args.bcc.map(toAddress) } : {}),
-          ...(args.reply_to ? { replyTo: toAddress(args.reply_to) } : {}),
-          subject: args.subject ?? replySubject(reply?.subject ?? ""),
-          text: body.text,
-          ...(body.html !== undefined ? { html: body.html } : {}),
-          messageId,
-          date,
-          ...(reply ? { inReplyTo: reply.messageId, references: reply.references } : {}),
-          attachments: files.map((f) => ({ filename: f.filename, content: f.open(), contentType: f.contentType, contentDisposition: "attachment" as const })),
-        });
-        const outcome = await sendViaSmtp(ctx, smtp, account, mail());
-        let savedTo: string | null = null;
-        let saveProblem: string | undefined;
-        if (args.save_to_sent) {
-          // The mail is out: a failure here is reported in the result, never as a failed send.
-          try {
-            const raw = await rawMessage(mail());
-            savedTo = await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => saveToSent(client, raw, date));
-          } catch (err) {
-            saveProblem = err instanceof ToolError ? err.message : "the copy could not be stored";
-          }
-        }
-        if (original) {
-          await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => markAnswered(client, original.mailbox, original.uid)).catch((err: unknown) =>
-            ctx.log.warn("could not mark the original message answered", { error: err instanceof Error ? err.name : "unknown" }),
-          );
-        }
-        return { ...outcome, messageId, savedTo, saveProblem };
-      });
+      const { result, duplicate, sentAt } = await sent.once(key, () =>
+        deliver(ctx, { args, body, files, sender, smtp, account, messageId: `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>` }),
+      );
 
       return {
         message_id: result.messageId,
@@ -129,8 +75,3 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
       };
     },
   });
-
-function toAddress(value: string): { name: string; address: string } {
-  const parsed = parseAddress(value)!; // validated by the schema
-  return { name: parsed.name ?? "", address: parsed.address };
-}
