@@ -98,6 +98,17 @@ describe("search_messages", () => {
     expect((await call("search_messages", { from: "x) (ALL" })).total).toBe(0);
   });
 
+  it("searches every mailbox but Trash, Junk and Drafts with mailbox \"*\", each hit naming its mailbox", async () => {
+    await world.imap.deliver({ mailbox: "Trash", message: { from: "x@example.com", to: USER, subject: "Deleted invoice", text: "gone" } });
+    const all = await call("search_messages", { mailbox: "*", subject: "invoice" });
+    expect(all).toMatchObject({ mailbox: "*", total: 2, next_offset: null });
+    expect(all.messages.map((m: { mailbox: string; subject: string }) => [m.mailbox, m.subject])).toEqual([["INBOX", "Invoice 2026-001"], ["Archive", "Archived invoice"]]);
+    const second = await call("search_messages", { mailbox: "*", subject: "invoice", limit: 1, offset: 1 });
+    expect(second.messages.map((m: { mailbox: string }) => m.mailbox)).toEqual(["Archive"]);
+    const hit = second.messages[0];
+    expect((await call("get_message", { mailbox: hit.mailbox, uid: hit.uid })).subject).toBe("Archived invoice");
+  });
+
   it("searches non-ASCII text", async () => {
     expect(subjects(await call("search_messages", { subject: "Grüße" }))).toEqual(["Grüße aus München"]);
   });

@@ -5,6 +5,7 @@ import { messageParts } from "./structure.js";
 
 /** One message in a list or search result. */
 export interface MessageSummary {
+  mailbox: string;
   uid: number;
   date: string | undefined;
   from: string;
@@ -20,10 +21,11 @@ export interface MessageSummary {
 /** What list and search fetch per message. */
 export const SUMMARY_QUERY: FetchQueryObject = { uid: true, flags: true, envelope: true, internalDate: true, size: true, bodyStructure: true };
 
-export function summarize(message: FetchMessageObject): MessageSummary {
+export function summarize(mailbox: string, message: FetchMessageObject): MessageSummary {
   const envelope = message.envelope ?? {};
   const flags = message.flags ?? new Set<string>();
   return {
+    mailbox,
     uid: message.uid,
     date: isoDate(envelope.date ?? message.internalDate),
     from: capText((envelope.from ?? []).map(formatAddress).join(", "), 200),

@@ -26,6 +26,6 @@ export const listMessages = (tool: MailTool) =>
       if (args.since) query.since = imapDay(args.since);
       if (args.before) query.before = imapDay(args.before);
       if (Object.keys(query).length === 0) query.all = true;
-      return { ...(await imapSession(ctx, (client) => pageOfMessages(client, args.mailbox, query, args.limit, args.offset))) };
+      return { ...(await imapSession(ctx, (client) => pageOfMessages(client, [args.mailbox], query, args.limit, args.offset))) };
     },
   });

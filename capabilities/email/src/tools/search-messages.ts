@@ -2,16 +2,18 @@ import type { SearchObject } from "imapflow";
 import { z } from "zod";
 import { dateRange, mailbox, pageArgs, searchTerm } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
+import { searchableMailboxes } from "../imap/searchable.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
 export const searchMessages = (tool: MailTool) =>
   tool({
     description:
-      "Searches one mailbox on the server (IMAP SEARCH; all criteria must match, text matching is " +
-      "case-insensitive substring). Returns the same page shape as list_messages, newest first; " +
-      "identify a hit by mailbox + uid for get_message.",
+      "Searches a mailbox on the server (IMAP SEARCH; all criteria must match, text matching is " +
+      "case-insensitive substring), or every mailbox but Trash, Junk and Drafts with mailbox \"*\". " +
+      "Returns the same page shape as list_messages, newest first per mailbox; each hit carries its " +
+      "mailbox and uid for get_message.",
     input: z.object({
-      mailbox: mailbox.default("INBOX"),
+      mailbox: mailbox.default("INBOX").describe('Mailbox path as list_mailboxes shows it, or "*" for all but Trash, Junk and Drafts (default INBOX)'),
       from: searchTerm("Sender address or name contains this").optional(),
       to: searchTerm("A To recipient contains this").optional(),
       cc: searchTerm("A Cc recipient contains this").optional(),
@@ -40,6 +42,11 @@ export const searchMessages = (tool: MailTool) =>
       if (args.since) query.since = imapDay(args.since);
       if (args.before) query.before = imapDay(args.before);
       if (Object.keys(query).length === 0) query.all = true;
-      return { ...(await imapSession(ctx, (client) => pageOfMessages(client, args.mailbox, query, args.limit, args.offset))) };
+      return {
+        ...(await imapSession(ctx, async (client) => {
+          const mailboxes = args.mailbox === "*" ? await searchableMailboxes(client) : [args.mailbox];
+          return pageOfMessages(client, mailboxes, query, args.limit, args.offset, args.mailbox);
+        })),
+      };
     },
   });
