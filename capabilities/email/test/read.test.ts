@@ -175,6 +175,14 @@ describe("get_message and get_attachment", () => {
     expect(sent!.attachments[0]!.content.equals(Buffer.from("%PDF-old"))).toBe(true);
   });
 
+  it("refuses to fetch an attachment over the per-file limit, naming the limit", async () => {
+    await world.imap.deliver({ message: { from: "big@example.com", to: USER, subject: "Huge scan", text: "scan attached", attachments: [{ filename: "scan.tiff", content: Buffer.alloc(16 * 1024 * 1024, 7), contentType: "image/tiff" }] } });
+    const uid = await uidOf("Huge scan");
+    const { attachments } = await call("get_message", { uid });
+    expect(await fails(world.orchestrator, "get_attachment", { uid, attachment_id: attachments[0].attachment_id })).toMatch(/scan\.tiff is about 16\.0 MiB, over the 15 MiB limit/);
+    await call("move_messages", { uids: [uid], destination: "Trash" });
+  });
+
   it("names the known attachments when the id is unknown", async () => {
     const uid = await uidOf("Invoice 2026-001");
     expect(await fails(world.orchestrator, "get_attachment", { uid, attachment_id: "7" })).toMatch(/has no attachment "7"; its attachments are: 2 \(invoice\.pdf\), 3 \(notes\.txt\)/);

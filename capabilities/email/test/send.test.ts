@@ -238,6 +238,21 @@ describe("send_email reports account and server trouble clearly, in bounded time
     }
   });
 
+  it("refuses a STARTTLS certificate that is not for the configured host", async () => {
+    world.proxy.map("smtp.mail.yahoo.com:587", `${world.smtp.host}:${world.smtp.port}`); // certificate names smtp.fastmail.com
+    const before = world.smtp.messages.length;
+    const orchestrator = await world.withCredentials({ SMTP_HOST: "smtp.mail.yahoo.com" });
+    const error = await fails(orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" });
+    expect(error).toMatch(/TLS with the SMTP server smtp\.mail\.yahoo\.com:587 failed.*(altnames|certificate)/);
+    expect(world.smtp.messages.length).toBe(before);
+  });
+
+  it("refuses an implicit-TLS certificate that is not for the configured host", async () => {
+    world.proxy.map("smtp.mail.yahoo.com:465", `${world.smtps.host}:${world.smtps.port}`);
+    const orchestrator = await world.withCredentials({ SMTP_HOST: "smtp.mail.yahoo.com", SMTP_PORT: "465" });
+    expect(await fails(orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" })).toMatch(/TLS handshake with smtp\.mail\.yahoo\.com:465 failed/);
+  });
+
   it("asks for EMAIL_FROM_ADDRESS when the user name is not an address", async () => {
     const orchestrator = await world.withCredentials({ EMAIL_USERNAME: "alice" });
     expect(await fails(orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" })).toMatch(/set the credential EMAIL_FROM_ADDRESS/);
