@@ -82,9 +82,10 @@ describe("send_email", () => {
     const found = await ok(world.orchestrator, "search_messages", { subject: "Quarterly numbers" });
     const uid = found.messages[0].uid as number;
     const before = world.smtp.messages.length;
-    const result = await ok(world.orchestrator, "send_email", { to: ["bob@example.com"], text: "Attached.", reply_to_message: { mailbox: "INBOX", uid } });
+    const result = await ok(world.orchestrator, "send_email", { text: "Attached.", reply_to_message: { mailbox: "INBOX", uid } });
+    expect(result.accepted).toEqual(["bob@example.com"]); // the original's From
     const [message] = (await world.smtp.waitForMessages(before + 1)).slice(before);
-    expect(message).toMatchObject({ subject: "Re: Quarterly numbers", inReplyTo: "<q3-numbers@example.com>", references: ["<thread-start@example.com>", "<q3-numbers@example.com>"], messageId: result.message_id });
+    expect(message).toMatchObject({ to: ["bob@example.com"], subject: "Re: Quarterly numbers", inReplyTo: "<q3-numbers@example.com>", references: ["<thread-start@example.com>", "<q3-numbers@example.com>"], messageId: result.message_id });
     const original = await ok(world.orchestrator, "get_message", { mailbox: "INBOX", uid });
     expect(original.answered).toBe(true);
   });
@@ -173,6 +174,10 @@ describe("send_email refuses bad input before connecting", () => {
     const error = await fails(world.orchestrator, "send_email", { to: ["bob@example.com", "bob@"], cc: ["not an address"], subject: "s", text: "x" });
     expect(error).toContain('to[1]: "bob@" is not an email address');
     expect(error).toContain('cc[0]: "not an address" is not an email address');
+  });
+
+  it("asks for recipients unless replying", async () => {
+    expect(await fails(world.orchestrator, "send_email", { subject: "s", text: "x" })).toMatch(/to: required unless replying/);
   });
 
   it("asks for a body", async () => {

@@ -12,7 +12,8 @@ import { sendViaSmtp, type SmtpOutcome } from "./transport.js";
 /** What send_email has checked and prepared: nothing here is validated again. */
 export interface Delivery {
   args: {
-    to: string[];
+    /** Absent only for a reply: then the original's Reply-To, else its From. */
+    to?: string[] | undefined;
     cc?: string[] | undefined;
     bcc?: string[] | undefined;
     reply_to?: string | undefined;
@@ -52,7 +53,7 @@ export async function deliver(ctx: ToolContext, delivery: Delivery): Promise<Sen
   // A function, because attachment streams are read once: the Sent copy needs fresh ones.
   const mail = (): SendMailOptions => ({
     from: { name: sender.name ?? "", address: sender.address },
-    to: args.to.map(toAddress),
+    to: args.to ? args.to.map(toAddress) : reply!.replyTo,
     ...(args.cc ? { cc: args.cc.map(toAddress) } : {}),
     ...(args.bcc ? { bcc: args.bcc.map(toAddress) } : {}),
     ...(args.reply_to ? { replyTo: toAddress(args.reply_to) } : {}),

@@ -11,7 +11,7 @@ import type { SentMessages } from "../smtp/sent-messages.js";
 import type { MailTool } from "./shared.js";
 
 const input = z.object({
-  to: addressList('Recipients, e.g. ["bob@example.com", "Carol <carol@example.com>"]', 1),
+  to: addressList('Recipients, e.g. ["bob@example.com", "Carol <carol@example.com>"]; when replying, default: the original\'s Reply-To or From', 1).optional(),
   cc: addressList("Copy recipients").optional(),
   bcc: addressList("Blind copy recipients (not shown to the others)").optional(),
   subject: headerText("Subject line; may be left out when replying (then Re: <original subject>)").optional(),
@@ -47,7 +47,8 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
       const sender = readSender(ctx.credentials);
       const smtp = readSmtpSettings(ctx.credentials);
       const account = readAccount(ctx.credentials);
-      if (args.to.length + (args.cc?.length ?? 0) + (args.bcc?.length ?? 0) > MAIL_LIMITS.maxRecipients) {
+      if (!args.to && !args.reply_to_message) throw new ToolError("to: required unless replying (reply_to_message)");
+      if ((args.to?.length ?? 0) + (args.cc?.length ?? 0) + (args.bcc?.length ?? 0) > MAIL_LIMITS.maxRecipients) {
         throw new ToolError(`to, cc, bcc: at most ${MAIL_LIMITS.maxRecipients} recipients in all`);
       }
       if (args.subject === undefined && !args.reply_to_message) throw new ToolError("subject: required unless replying (reply_to_message)");
