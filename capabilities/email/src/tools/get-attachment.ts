@@ -40,7 +40,12 @@ export const getAttachment = (tool: MailTool) =>
           // decodeText false: the bytes as sent (a CSV in Latin-1 stays Latin-1).
           const { content } = await client.download(String(args.uid), found.attachment_id, { uid: true, decodeText: false, maxBytes: MAIL_LIMITS.maxAttachmentBytes + 1 });
           if (!content) throw new ToolError(`attachment_id: the server returned no content for attachment ${args.attachment_id}`);
-          const artifact = await ctx.artifacts.put(content as AsyncIterable<Uint8Array>, { filename: found.filename, mimeType: found.mime_type });
+          let artifact;
+          try {
+            artifact = await ctx.artifacts.put(content as AsyncIterable<Uint8Array>, { filename: found.filename, mimeType: found.mime_type });
+          } finally {
+            content.destroy(); // a refused (too large) download stops here, not at the end of the fetch
+          }
           return { artifact, mailbox: lock.path, uid: args.uid, attachment_id: found.attachment_id };
         } finally {
           lock.release();
