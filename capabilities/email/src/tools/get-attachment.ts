@@ -6,6 +6,7 @@ import { findAttachment, messageParts } from "../imap/structure.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { imapSession, type MailTool } from "./shared.js";
 
+/** get_attachment: one received attachment, decoded byte for byte, as an output artifact. */
 export const getAttachment = (tool: MailTool) =>
   tool({
     description:

@@ -11,6 +11,7 @@ import { imapSession, type MailTool } from "./shared.js";
 
 const MAX_LISTED_ATTACHMENTS = 100;
 
+/** get_message: headers, body as text and the attachment list of one message (read-only). */
 export const getMessage = (tool: MailTool) =>
   tool({
     description:

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { imapSession, type MailTool } from "./shared.js";
 
+/** list_mailboxes: every selectable mailbox with counts and special use (read-only). */
 export const listMailboxes = (tool: MailTool) =>
   tool({
     description:

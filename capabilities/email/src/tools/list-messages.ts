@@ -4,6 +4,7 @@ import { dateRange, mailbox, pageArgs } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
+/** list_messages: one page of a mailbox, newest first (read-only, EXAMINE: nothing is marked seen). */
 export const listMessages = (tool: MailTool) =>
   tool({
     description:

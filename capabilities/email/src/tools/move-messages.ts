@@ -3,6 +3,7 @@ import { z } from "zod";
 import { mailbox, uidList } from "../fields.js";
 import { imapSession, type MailTool } from "./shared.js";
 
+/** move_messages: IMAP MOVE to another mailbox, reporting the new uids (policy ask). */
 export const moveMessages = (tool: MailTool) =>
   tool({
     description:

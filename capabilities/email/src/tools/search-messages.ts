@@ -5,6 +5,7 @@ import { imapDay, pageOfMessages } from "../imap/page.js";
 import { searchableMailboxes } from "../imap/searchable.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
+/** search_messages: IMAP SEARCH in one mailbox or all ("*"); values travel as IMAP strings, never as syntax. */
 export const searchMessages = (tool: MailTool) =>
   tool({
     description:

@@ -32,6 +32,7 @@ const input = z.object({
   resend: z.boolean().default(false).describe("Send even if an identical message was sent in this session in the last 15 minutes"),
 });
 
+/** send_email: checks and prepares the message, then delivers it at most once per call (policy ask). */
 export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
   tool({
     description:
