@@ -5,7 +5,7 @@ import { imapSession, type MailTool } from "./shared.js";
 
 const FLAGS = { seen: "\\Seen", flagged: "\\Flagged", answered: "\\Answered" } as const;
 
-/** mark_messages: sets or clears \\Seen, \\Flagged, \\Answered (policy ask). */
+/** mark_messages: sets or clears \Seen, \Flagged, \Answered (policy ask). */
 export const markMessages = (tool: MailTool) =>
   tool({
     description:
