@@ -147,6 +147,14 @@ describe("send_email", () => {
     expect(peakRssMiB(world.proc.child.pid!)).toBeLessThan(world.manifestMemoryMb);
   }, 60_000);
 
+  it("sends different messages called at the same time, one after the other", async () => {
+    const subjects = ["parallel 1", "parallel 2", "parallel 3"];
+    const results = await Promise.all(subjects.map((subject) => ok(world.orchestrator, "send_email", { to: ["bob@example.com"], subject, text: subject })));
+    expect(new Set(results.map((r) => r.message_id)).size).toBe(3);
+    await world.smtp.waitForMessages(world.smtp.messages.length);
+    expect(subjects.every((s) => world.smtp.messages.some((m) => m.subject === s))).toBe(true);
+  });
+
   it("recognises a retry whose attachments were uploaded again (new ids, same bytes)", async () => {
     const bytes = randomBytes(1000);
     const args = (id: string) => ({ to: ["bob@example.com"], subject: "attached twice", text: "x", attachments: [{ artifact_id: id }] });
