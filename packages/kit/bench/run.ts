@@ -132,7 +132,7 @@ async function round(child: ServerChild, client: CapabilityClient): Promise<Roun
 }
 
 async function main(): Promise<void> {
-  buildChildren();
+  await buildChildren();
   console.log(`selu kit bench: node ${process.version}, ${cpus().length} CPUs, server flags: ${flags.join(" ") || "(none)"}, env: ${Object.entries(productionEnv()).map(([k, v]) => `${k}=${v}`).join(" ")}`);
 
   const spawnMs = await spawnToReady();

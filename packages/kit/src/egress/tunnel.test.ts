@@ -154,6 +154,20 @@ describe("a proxy that misbehaves", () => {
     await expect.poll(() => closed).toBe(true);
   });
 
+  it("closes the tunnel when the caller aborts during the TLS handshake", async () => {
+    let closed = false;
+    // Answers the CONNECT, then never speaks TLS: the handshake hangs until the abort.
+    const stalled = await misbehavingProxy((socket) => {
+      socket.once("data", () => socket.write("HTTP/1.1 200 Connection Established\r\n\r\n"));
+      socket.once("close", () => (closed = true));
+    });
+    const controller = new AbortController();
+    const reason = new Error("cancelled by the user");
+    setTimeout(() => controller.abort(reason), 100);
+    await expect(openTunnel({ proxy: stalled, host: "smtp.example.com", port: 465, tls: true, timeoutMs: 5_000, signal: controller.signal })).rejects.toBe(reason);
+    await expect.poll(() => closed, { timeout: 1_000 }).toBe(true);
+  });
+
   it("keeps server bytes that arrive in the same packet as the proxy's 200", async () => {
     const eager = await misbehavingProxy((socket) =>
       socket.once("data", () => socket.write("HTTP/1.1 200 Connection Established\r\n\r\n* OK IMAP4rev1 ready\r\n")),

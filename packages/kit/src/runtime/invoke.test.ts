@@ -1,7 +1,7 @@
 // The in-process call path: the synchronous fast path, the lazily armed signal, and that nothing
 // (timers, abort listeners, tracked calls) outlives a call, whichever way it ends.
 import { getEventListeners } from "node:events";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineCapability } from "../capability.js";
 import { tool } from "../define.js";
@@ -115,5 +115,41 @@ describe("asynchronous calls", () => {
     const pending = invokeTool(runtime, input("slow"), { signal: caller.signal });
     caller.abort();
     expect(await pending).toEqual({ ok: false, error: "slow was cancelled by the caller" });
+  });
+});
+
+describe("the order of checks and what reaches the logs", () => {
+  const keyed = defineCapability({
+    id: "keyed",
+    credentials: { TOKEN: { scope: "user", required: true, description: "A token" } },
+    tools: {
+      lookup: tool({ description: "needs a token", input: z.object({ name: z.string() }), policy: "allow", run: ({ name }) => ({ name }) }),
+    },
+  });
+
+  it("reports bad arguments before a missing credential: the model can fix those itself", async () => {
+    const runtime = new Runtime(keyed, { logger: silentLogger });
+    expect(await invokeTool(runtime, { ...input("lookup", { name: 3 }), capabilityId: "keyed" })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^invalid arguments for lookup: name: /),
+    });
+    expect(await invokeTool(runtime, { ...input("lookup", { name: "x" }), capabilityId: "keyed" })).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^missing credential TOKEN/),
+    });
+  });
+
+  it("keeps a failure's message, which may quote argument values, out of info logs", async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((line) => (lines.push(String(line)), true));
+    try {
+      const runtime = new Runtime(capability, { logLevel: "info" });
+      expect(await invokeTool(runtime, input("sync_throws"))).toEqual({ ok: false, error: "no, and here is why" });
+    } finally {
+      spy.mockRestore();
+    }
+    const failed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "tool call failed");
+    expect(failed).toMatchObject({ level: "info", tool: "sync_throws", outcome: "error" });
+    expect(lines.join("")).not.toContain("here is why");
   });
 });

@@ -60,8 +60,9 @@ export function invokeNow(runtime: Runtime, input: InvokeInput, options: InvokeO
   let scope: CallContext | undefined;
   let output: unknown;
   try {
-    const ctx = (scope = new CallContext(runtime, def, input, options, readCallCredentials(runtime, def, input)));
+    // Arguments first: the model can fix them itself, a missing credential needs the user.
     const args = parseArgs(def, input);
+    const ctx = (scope = new CallContext(runtime, def, input, options, readCallCredentials(runtime, def, input)));
     output = execute(def, args, ctx, options.onProgress);
   } catch (err) {
     scope?.dispose();
@@ -170,7 +171,9 @@ function errorMessage(runtime: Runtime, toolName: string, err: unknown, aborted:
 }
 
 function fail(runtime: Runtime, input: InvokeInput, started: number, error: string): InvokeOutcome {
-  runtime.log.info("tool call failed", { tool: input.toolName, ms: elapsed(started), error });
+  // The message may quote argument values (an address, a file name): only debug logs carry it.
+  const fields = { tool: input.toolName, ms: elapsed(started), outcome: "error" };
+  runtime.log.info("tool call failed", runtime.debug ? { ...fields, error } : fields);
   return { ok: false, error };
 }
 

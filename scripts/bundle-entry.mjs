@@ -1,0 +1,30 @@
+// Bundles a capability's production entrypoint (dist/main.js, from tsc) into dist/bundle/main.js.
+// Why: Node loads ES modules one by one, and a capability's graph is about 230 of them (zod alone is
+// 95), which is most of its start-up time; one bundled file starts in about half the time. Packages
+// that read their own files at run time (pdfkit's font metrics, for one) stay external: list them with
+// --external and they are loaded from node_modules as usual. Dynamic imports (the kit's lazily loaded
+// undici) become separate chunks, still loaded only when used.
+//   node ../../scripts/bundle-entry.mjs [--external pkg,pkg2]   (run in the capability's directory)
+import { rm } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "rolldown";
+
+/** Bundles `entry` into `outDir` (emptied first); `external` packages are imported at run time. */
+export async function bundleEntry({ entry, outDir, external = [] }) {
+  await rm(outDir, { recursive: true, force: true });
+  const isExternal = (id) => external.some((name) => id === name || id.startsWith(`${name}/`));
+  await build({
+    input: entry,
+    platform: "node",
+    external: isExternal,
+    logLevel: "warn",
+    output: { dir: outDir, format: "esm", entryFileNames: "[name].js", chunkFileNames: "[name]-[hash].js" },
+  });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { values } = parseArgs({ options: { external: { type: "string", default: "" } } });
+  const external = values.external.split(",").map((s) => s.trim()).filter(Boolean);
+  await bundleEntry({ entry: resolve("dist/main.js"), outDir: resolve("dist/bundle"), external });
+}
