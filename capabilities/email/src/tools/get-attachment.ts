@@ -1,5 +1,6 @@
 import { ToolError, formatBytes } from "@selu-catalogue/kit";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uid } from "../fields.js";
 import { fetchByUid } from "../imap/message.js";
 import { findAttachment, messageParts } from "../imap/structure.js";
@@ -19,8 +20,7 @@ export const getAttachment = (tool: MailTool) =>
       attachment_id: z.string().min(1).max(64).regex(/^\d+(?:\.\d+)*$/, 'expected an attachment_id from get_message, like "2" or "1.2"').describe("The attachment's id from get_message"),
     }),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       return imapSession(ctx, async (client) => {
         const lock = await client.getMailboxLock(args.mailbox, { readOnly: true });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { formatAddress } from "../address.js";
 import { mailbox, uid } from "../fields.js";
 import { htmlToText } from "../html-text.js";
@@ -24,8 +25,7 @@ export const getMessage = (tool: MailTool) =>
       max_body_chars: z.number().int().min(100).max(40_000).default(20_000).describe("Longest body text returned (default 20000); longer bodies are cut"),
     }),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       return imapSession(ctx, async (client) => {
         const lock = await client.getMailboxLock(args.mailbox, { readOnly: true });

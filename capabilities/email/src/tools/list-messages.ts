@@ -1,5 +1,6 @@
 import type { SearchObject } from "imapflow";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
@@ -18,8 +19,7 @@ export const listMessages = (tool: MailTool) =>
       ...pageArgs,
     }),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       checkDateRange(args.since, args.before);
       const query: SearchObject = {};

@@ -1,5 +1,6 @@
 import { ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uidList } from "../fields.js";
 import { imapSession, type MailTool } from "./shared.js";
 
@@ -15,8 +16,7 @@ export const moveMessages = (tool: MailTool) =>
       destination: mailbox.describe("Mailbox to move them to, as list_mailboxes shows it"),
     }),
     policy: "ask",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       return imapSession(ctx, async (client) => {
         const target = (await client.list()).find((box) => box.path === args.destination || box.path.toLowerCase() === args.destination.toLowerCase() && args.destination.toUpperCase() === "INBOX");

@@ -1,5 +1,6 @@
 import type { SearchObject } from "imapflow";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs, searchTerm } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
 import { searchableMailboxes } from "../imap/searchable.js";
@@ -27,8 +28,7 @@ export const searchMessages = (tool: MailTool) =>
       ...pageArgs,
     }),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       checkDateRange(args.since, args.before);
       // imapflow sends each value as a quoted string or a literal (never spliced into the command

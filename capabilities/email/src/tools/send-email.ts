@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { attachments, formatBytes, ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
+import { SMTP_NEEDS } from "../credentials.js";
 import { readAccount, readSender, readSmtpSettings } from "../config.js";
 import { address, addressList, headerText, mailbox, uid } from "../fields.js";
 import { MAIL_LIMITS } from "../limits.js";
@@ -43,8 +44,7 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>, gate: 
       "A repeated identical call within 15 minutes is not sent again (duplicate: true).",
     input,
     policy: "ask",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...SMTP_NEEDS],
     async run(args, ctx) {
       const sender = readSender(ctx.credentials);
       const smtp = readSmtpSettings(ctx.credentials);
