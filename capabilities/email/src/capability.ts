@@ -1,6 +1,7 @@
 import { defineCapability } from "@selu-catalogue/kit";
 import { credentials } from "./credentials.js";
 import { MAIL_LIMITS } from "./limits.js";
+import { SendGate } from "./smtp/send-gate.js";
 import { SentMessages } from "./smtp/sent-messages.js";
 import { getAttachment } from "./tools/get-attachment.js";
 import { getMessage } from "./tools/get-message.js";
@@ -9,7 +10,8 @@ import { listMessages } from "./tools/list-messages.js";
 import { markMessages } from "./tools/mark-messages.js";
 import { moveMessages } from "./tools/move-messages.js";
 import { searchMessages } from "./tools/search-messages.js";
-import { sendEmail, type SentRecord } from "./tools/send-email.js";
+import type { SentRecord } from "./smtp/deliver.js";
+import { sendEmail } from "./tools/send-email.js";
 
 /** The email capability: send with attachments over SMTP, read, search and file mail over IMAP. */
 export default defineCapability({
@@ -21,7 +23,7 @@ export default defineCapability({
     artifactBudgetBytes: 48 * 1024 * 1024,
   },
   tools: ({ tool }) => ({
-    send_email: sendEmail(tool, new SentMessages<SentRecord>({ windowMs: MAIL_LIMITS.resendWindowMs })),
+    send_email: sendEmail(tool, new SentMessages<SentRecord>({ windowMs: MAIL_LIMITS.resendWindowMs }), new SendGate(MAIL_LIMITS.concurrentSends)),
     list_mailboxes: listMailboxes(tool),
     list_messages: listMessages(tool),
     get_message: getMessage(tool),

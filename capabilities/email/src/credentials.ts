@@ -22,6 +22,7 @@ export const credentials = {
 
 export type MailCredentials = typeof credentials;
 
-// Tools declare `needs: []` and read credentials in the handler (config.ts), because the kit checks
-// needed credentials before validating arguments: a call with bad arguments and no account would be
-// told about the account first, and the conformance suite (config_json {}) could not see the field.
+/** What the IMAP tools need before they run (the kit names a missing one). */
+export const IMAP_NEEDS = ["IMAP_HOST", "EMAIL_USERNAME", "EMAIL_PASSWORD"] as const;
+/** What sending needs; a reply reads the original over IMAP too, checked when it does. */
+export const SMTP_NEEDS = ["SMTP_HOST", "EMAIL_USERNAME", "EMAIL_PASSWORD"] as const;

@@ -6,6 +6,8 @@ export const MAIL_LIMITS = {
   maxTotalAttachmentBytes: 18 * 1024 * 1024,
   maxAttachments: 20,
   maxRecipients: 100,
+  /** Messages sent at once per container; more wait (a full-size message needs ~50 MiB while sent). */
+  concurrentSends: 1,
   /** Connecting through the proxy, TLS and the server greeting, ms. */
   connectTimeoutMs: 15_000,
   /** Silence on an established SMTP/IMAP connection before it is given up, ms. */

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "@selu-catalogue/manifest";
 import { Orchestrator, type ManifestView } from "@selu-catalogue/testkit/orchestrator";
+import { sandboxCommand } from "@selu-catalogue/testkit/container";
 import { startCapabilityProcess, type CapabilityProcess } from "@selu-catalogue/testkit/process";
 import { startEgressProxy, type EgressProxy } from "@selu-catalogue/testkit/proxy";
 import { createTestCa, type TestCa } from "@selu-catalogue/testkit/tls";
@@ -25,8 +26,9 @@ export const CREDENTIALS = {
 /**
  * Everything an email test meets: real SMTP servers (STARTTLS on 587, implicit TLS on 465) and Dovecot,
  * all with certificates for the provider's names from a test CA, reached only through the egress proxy
- * double with the manifest's own allowlist; the production entrypoint in a child process trusting the CA
- * through NODE_EXTRA_CA_CERTS; and an orchestrator double holding the user's credentials.
+ * double with the manifest's own allowlist; the production entrypoint in a child process under the
+ * container constraints (bubblewrap), trusting the CA through NODE_EXTRA_CA_CERTS; and an orchestrator
+ * double holding the user's credentials.
  */
 export interface MailWorld {
   ca: TestCa;
@@ -64,7 +66,11 @@ export async function startMailWorld(seed: readonly SeedMessage[] = []): Promise
     },
   });
   const caFile = await ca.writeCertFile();
-  const proc = await startCapabilityProcess(dir, { env: { ...proxy.env, NODE_EXTRA_CA_CERTS: caFile } });
+  // Under Selu's container constraints (uid 1000, read-only root, own /tmp), the CA file shown read-only.
+  const proc = await startCapabilityProcess(dir, {
+    env: { ...proxy.env, NODE_EXTRA_CA_CERTS: caFile },
+    wrap: (command) => sandboxCommand(command, { readOnly: [dirname(caFile)] }),
+  });
   const orchestrators: Orchestrator[] = [];
   const withCredentials = async (overrides: Record<string, string | undefined>) => {
     const set = Object.fromEntries(Object.entries({ ...CREDENTIALS, ...overrides }).filter((e): e is [string, string] => e[1] !== undefined));

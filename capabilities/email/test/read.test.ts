@@ -56,6 +56,17 @@ describe("list_messages", () => {
     expect(march.messages.map((m: { subject: string }) => m.subject)).toEqual(["Grüße aus München"]);
   });
 
+  it("keeps results compact for mail to many recipients with a very long subject", async () => {
+    const to = Array.from({ length: 40 }, (_, i) => `member${i}@list.example`);
+    await world.imap.deliver({ mailbox: "Projects/2026", message: { from: "list@list.example", to, subject: `Digest ${"x".repeat(900)}`, text: "digest" } });
+    const page = await call("list_messages", { mailbox: "Projects/2026", limit: 1 });
+    expect(page.messages[0].to).toEqual([...to.slice(0, 5), "… and 35 more"]);
+    expect(page.messages[0].subject).toHaveLength(200);
+    const message = await call("get_message", { mailbox: "Projects/2026", uid: page.messages[0].uid });
+    expect(message.to).toHaveLength(40);
+    await call("move_messages", { mailbox: "Projects/2026", uids: [page.messages[0].uid], destination: "Trash" });
+  });
+
   it("reads any mailbox, not only INBOX", async () => {
     const nested = await call("list_messages", { mailbox: "Projects/2026" });
     expect(nested.messages[0]).toMatchObject({ subject: "Kickoff", uid: 1 });
@@ -85,6 +96,17 @@ describe("search_messages", () => {
     // An injection attempt would widen the search to everything if spliced into the command.
     expect((await call("search_messages", { subject: 'x" OR ALL "' })).total).toBe(0);
     expect((await call("search_messages", { from: "x) (ALL" })).total).toBe(0);
+  });
+
+  it("searches every mailbox but Trash, Junk and Drafts with mailbox \"*\", each hit naming its mailbox", async () => {
+    await world.imap.deliver({ mailbox: "Trash", message: { from: "x@example.com", to: USER, subject: "Deleted invoice", text: "gone" } });
+    const all = await call("search_messages", { mailbox: "*", subject: "invoice" });
+    expect(all).toMatchObject({ mailbox: "*", total: 2, next_offset: null });
+    expect(all.messages.map((m: { mailbox: string; subject: string }) => [m.mailbox, m.subject])).toEqual([["INBOX", "Invoice 2026-001"], ["Archive", "Archived invoice"]]);
+    const second = await call("search_messages", { mailbox: "*", subject: "invoice", limit: 1, offset: 1 });
+    expect(second.messages.map((m: { mailbox: string }) => m.mailbox)).toEqual(["Archive"]);
+    const hit = second.messages[0];
+    expect((await call("get_message", { mailbox: hit.mailbox, uid: hit.uid })).subject).toBe("Archived invoice");
   });
 
   it("searches non-ASCII text", async () => {
@@ -151,6 +173,14 @@ describe("get_message and get_attachment", () => {
     const [sent] = (await world.smtp.waitForMessages(before + 1)).slice(before);
     expect(sent!.attachments[0]).toMatchObject({ filename: "old.pdf", contentType: "application/pdf" });
     expect(sent!.attachments[0]!.content.equals(Buffer.from("%PDF-old"))).toBe(true);
+  });
+
+  it("refuses to fetch an attachment over the per-file limit, naming the limit", async () => {
+    await world.imap.deliver({ message: { from: "big@example.com", to: USER, subject: "Huge scan", text: "scan attached", attachments: [{ filename: "scan.tiff", content: Buffer.alloc(16 * 1024 * 1024, 7), contentType: "image/tiff" }] } });
+    const uid = await uidOf("Huge scan");
+    const { attachments } = await call("get_message", { uid });
+    expect(await fails(world.orchestrator, "get_attachment", { uid, attachment_id: attachments[0].attachment_id })).toMatch(/scan\.tiff is about 16\.0 MiB, over the 15 MiB limit/);
+    await call("move_messages", { uids: [uid], destination: "Trash" });
   });
 
   it("names the known attachments when the id is unknown", async () => {

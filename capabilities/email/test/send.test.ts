@@ -82,11 +82,27 @@ describe("send_email", () => {
     const found = await ok(world.orchestrator, "search_messages", { subject: "Quarterly numbers" });
     const uid = found.messages[0].uid as number;
     const before = world.smtp.messages.length;
-    const result = await ok(world.orchestrator, "send_email", { to: ["bob@example.com"], text: "Attached.", reply_to_message: { mailbox: "INBOX", uid } });
+    const result = await ok(world.orchestrator, "send_email", { text: "Attached.", reply_to_message: { mailbox: "INBOX", uid } });
+    expect(result.accepted).toEqual(["bob@example.com"]); // the original's From
     const [message] = (await world.smtp.waitForMessages(before + 1)).slice(before);
-    expect(message).toMatchObject({ subject: "Re: Quarterly numbers", inReplyTo: "<q3-numbers@example.com>", references: ["<thread-start@example.com>", "<q3-numbers@example.com>"], messageId: result.message_id });
+    expect(message).toMatchObject({ to: ["bob@example.com"], subject: "Re: Quarterly numbers", inReplyTo: "<q3-numbers@example.com>", references: ["<thread-start@example.com>", "<q3-numbers@example.com>"], messageId: result.message_id });
     const original = await ok(world.orchestrator, "get_message", { mailbox: "INBOX", uid });
     expect(original.answered).toBe(true);
+  });
+
+  it("stores a copy in the Sent mailbox when asked, with the same Message-ID and attachments", async () => {
+    const pdf = Buffer.from("%PDF-1.4 sent copy");
+    const result = await ok(world.orchestrator, "send_email", {
+      to: ["bob@example.com"], bcc: ["boss@example.com"], subject: "Keep a copy", text: "for the records", save_to_sent: true,
+      attachments: [{ artifact_id: store("copy.pdf", "application/pdf", pdf) }],
+    });
+    expect(result.saved_to).toBe("Sent");
+    const page = await ok(world.orchestrator, "search_messages", { mailbox: "Sent", subject: "Keep a copy" });
+    expect(page.messages[0]).toMatchObject({ seen: true, attachments: 1 });
+    const copy = await ok(world.orchestrator, "get_message", { mailbox: "Sent", uid: page.messages[0].uid });
+    expect(copy).toMatchObject({ message_id: result.message_id, subject: "Keep a copy", to: ["bob@example.com"] });
+    const file = await ok(world.orchestrator, "get_attachment", { mailbox: "Sent", uid: copy.uid, attachment_id: copy.attachments[0].attachment_id });
+    expect(world.orchestrator.vault.get(file.artifact.artifact_id)!.bytes.equals(pdf)).toBe(true);
   });
 
   it("sets Reply-To", async () => {
@@ -131,6 +147,14 @@ describe("send_email", () => {
     expect(peakRssMiB(world.proc.child.pid!)).toBeLessThan(world.manifestMemoryMb);
   }, 60_000);
 
+  it("sends different messages called at the same time, one after the other", async () => {
+    const subjects = ["parallel 1", "parallel 2", "parallel 3"];
+    const results = await Promise.all(subjects.map((subject) => ok(world.orchestrator, "send_email", { to: ["bob@example.com"], subject, text: subject })));
+    expect(new Set(results.map((r) => r.message_id)).size).toBe(3);
+    await world.smtp.waitForMessages(world.smtp.messages.length);
+    expect(subjects.every((s) => world.smtp.messages.some((m) => m.subject === s))).toBe(true);
+  });
+
   it("recognises a retry whose attachments were uploaded again (new ids, same bytes)", async () => {
     const bytes = randomBytes(1000);
     const args = (id: string) => ({ to: ["bob@example.com"], subject: "attached twice", text: "x", attachments: [{ artifact_id: id }] });
@@ -158,6 +182,10 @@ describe("send_email refuses bad input before connecting", () => {
     const error = await fails(world.orchestrator, "send_email", { to: ["bob@example.com", "bob@"], cc: ["not an address"], subject: "s", text: "x" });
     expect(error).toContain('to[1]: "bob@" is not an email address');
     expect(error).toContain('cc[0]: "not an address" is not an email address');
+  });
+
+  it("asks for recipients unless replying", async () => {
+    expect(await fails(world.orchestrator, "send_email", { subject: "s", text: "x" })).toMatch(/to: required unless replying/);
   });
 
   it("asks for a body", async () => {
@@ -221,6 +249,21 @@ describe("send_email reports account and server trouble clearly, in bounded time
     } finally {
       await stripped.close();
     }
+  });
+
+  it("refuses a STARTTLS certificate that is not for the configured host", async () => {
+    world.proxy.map("smtp.mail.yahoo.com:587", `${world.smtp.host}:${world.smtp.port}`); // certificate names smtp.fastmail.com
+    const before = world.smtp.messages.length;
+    const orchestrator = await world.withCredentials({ SMTP_HOST: "smtp.mail.yahoo.com" });
+    const error = await fails(orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" });
+    expect(error).toMatch(/TLS with the SMTP server smtp\.mail\.yahoo\.com:587 failed.*(altnames|certificate)/);
+    expect(world.smtp.messages.length).toBe(before);
+  });
+
+  it("refuses an implicit-TLS certificate that is not for the configured host", async () => {
+    world.proxy.map("smtp.mail.yahoo.com:465", `${world.smtps.host}:${world.smtps.port}`);
+    const orchestrator = await world.withCredentials({ SMTP_HOST: "smtp.mail.yahoo.com", SMTP_PORT: "465" });
+    expect(await fails(orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" })).toMatch(/TLS handshake with smtp\.mail\.yahoo\.com:465 failed/);
   });
 
   it("asks for EMAIL_FROM_ADDRESS when the user name is not an address", async () => {

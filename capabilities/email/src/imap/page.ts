@@ -1,10 +1,11 @@
 import type { ImapFlow, SearchObject } from "imapflow";
 import { SUMMARY_QUERY, summarize, type MessageSummary } from "./summary.js";
 
-/** A page of messages, newest (highest UID) first. */
+/** A page of messages: per mailbox in the order searched, newest (highest UID) first within each. */
 export interface MessagePage {
+  /** The mailbox searched, or "*" for all of them (then each message names its own). */
   mailbox: string;
-  /** Matches in the mailbox, all pages together. */
+  /** Matches, all pages together. */
   total: number;
   offset: number;
   messages: MessageSummary[];
@@ -12,23 +13,53 @@ export interface MessagePage {
   next_offset: number | null;
 }
 
-/** Searches `mailbox` (opened read-only, so nothing is marked seen) and fetches one page of summaries. */
-export async function pageOfMessages(client: ImapFlow, mailbox: string, query: SearchObject, limit: number, offset: number): Promise<MessagePage> {
-  const lock = await client.getMailboxLock(mailbox, { readOnly: true });
-  try {
-    const found = await client.search(query, { uid: true });
-    const uids = (found || []).sort((a, b) => b - a);
-    const slice = uids.slice(offset, offset + limit);
-    const messages: MessageSummary[] = [];
-    if (slice.length > 0) {
-      for await (const message of client.fetch(slice.join(","), SUMMARY_QUERY, { uid: true })) messages.push(summarize(message));
+interface Hits {
+  mailbox: string;
+  uids: number[];
+}
+
+/**
+ * Searches each of `mailboxes` (opened read-only, so nothing is marked seen) and fetches the
+ * summaries of one page of the hits. Only the page's messages are fetched, whatever the total.
+ */
+export async function pageOfMessages(
+  client: ImapFlow,
+  mailboxes: readonly string[],
+  query: SearchObject,
+  limit: number,
+  offset: number,
+  label = mailboxes[0] ?? "*",
+): Promise<MessagePage> {
+  const hits: Hits[] = [];
+  for (const mailbox of mailboxes) {
+    const lock = await client.getMailboxLock(mailbox, { readOnly: true });
+    try {
+      const found = await client.search(query, { uid: true });
+      hits.push({ mailbox: lock.path, uids: (found || []).sort((a, b) => b - a) });
+    } finally {
+      lock.release();
     }
-    messages.sort((a, b) => b.uid - a.uid);
-    const next = offset + slice.length;
-    return { mailbox: lock.path, total: uids.length, offset, messages, next_offset: next < uids.length ? next : null };
-  } finally {
-    lock.release();
   }
+  const total = hits.reduce((sum, h) => sum + h.uids.length, 0);
+  const messages: MessageSummary[] = [];
+  let skip = offset;
+  for (const { mailbox, uids } of hits) {
+    const wanted = uids.slice(skip, skip + limit - messages.length);
+    skip = Math.max(0, skip - uids.length);
+    if (wanted.length === 0) continue;
+    const lock = await client.getMailboxLock(mailbox, { readOnly: true });
+    try {
+      const page: MessageSummary[] = [];
+      for await (const message of client.fetch(wanted.join(","), SUMMARY_QUERY, { uid: true })) page.push(summarize(mailbox, message));
+      messages.push(...page.sort((a, b) => b.uid - a.uid));
+    } finally {
+      lock.release();
+    }
+    if (messages.length >= limit) break;
+  }
+  const next = offset + messages.length;
+  const mailbox = mailboxes.length === 1 ? (hits[0]?.mailbox ?? label) : label;
+  return { mailbox, total, offset, messages, next_offset: next < total ? next : null };
 }
 
 /** IMAP SEARCH dates are days; `YYYY-MM-DD` as midnight UTC. */

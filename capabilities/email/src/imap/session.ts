@@ -52,8 +52,19 @@ export async function withImap<T>(ctx: Context, server: ServerAddress, account: 
     throw err;
   } finally {
     ctx.signal.removeEventListener("abort", onAbort);
-    if (client.usable) await client.logout().catch(() => client.close());
-    else client.close();
+    await logoutWithin(client, LOGOUT_MS);
     socket.destroy();
   }
+}
+
+// A polite LOGOUT, but a server that stalls on it (or a fetch still streaming) must not hold the call.
+const LOGOUT_MS = 2_000;
+
+async function logoutWithin(client: ImapFlow, ms: number): Promise<void> {
+  if (!client.usable) return client.close();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([client.logout().catch(() => {}), late]);
+  clearTimeout(timer);
+  client.close();
 }

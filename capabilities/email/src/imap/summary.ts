@@ -1,9 +1,11 @@
 import type { FetchMessageObject, FetchQueryObject } from "imapflow";
 import { formatAddress } from "../address.js";
+import { capList, capText } from "../result-size.js";
 import { messageParts } from "./structure.js";
 
 /** One message in a list or search result. */
 export interface MessageSummary {
+  mailbox: string;
   uid: number;
   date: string | undefined;
   from: string;
@@ -19,15 +21,16 @@ export interface MessageSummary {
 /** What list and search fetch per message. */
 export const SUMMARY_QUERY: FetchQueryObject = { uid: true, flags: true, envelope: true, internalDate: true, size: true, bodyStructure: true };
 
-export function summarize(message: FetchMessageObject): MessageSummary {
+export function summarize(mailbox: string, message: FetchMessageObject): MessageSummary {
   const envelope = message.envelope ?? {};
   const flags = message.flags ?? new Set<string>();
   return {
+    mailbox,
     uid: message.uid,
     date: isoDate(envelope.date ?? message.internalDate),
-    from: (envelope.from ?? []).map(formatAddress).join(", "),
-    to: (envelope.to ?? []).map(formatAddress),
-    subject: envelope.subject ?? "",
+    from: capText((envelope.from ?? []).map(formatAddress).join(", "), 200),
+    to: capList((envelope.to ?? []).map(formatAddress), 5).map((a) => capText(a, 200)),
+    subject: capText(envelope.subject ?? "", 200),
     seen: flags.has("\\Seen"),
     flagged: flags.has("\\Flagged"),
     answered: flags.has("\\Answered"),

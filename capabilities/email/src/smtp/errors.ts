@@ -42,6 +42,10 @@ export function describeSmtpError(err: unknown, server: ServerAddress): unknown 
       return new ToolError(`the SMTP server ${target} did not answer in time; check SMTP_PORT and SMTP_SECURITY, or try again later`, { cause: err });
     case "ECONNECTION":
     case "ESOCKET":
+      // nodemailer reports a failed STARTTLS certificate check as a socket error.
+      if (/certificate|altnames|self[- ]signed|unable to verify|SSL|TLS/i.test(failure.message ?? "")) {
+        return new ToolError(`TLS with the SMTP server ${target} failed (${clip(failure.message ?? "")}); check SMTP_HOST; nothing was sent`, { cause: err });
+      }
       return new ToolError(`the connection to the SMTP server ${target} failed (${clip(failure.message ?? "")}); nothing was sent`, { cause: err });
     default:
       return err;

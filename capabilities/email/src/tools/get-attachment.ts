@@ -1,11 +1,13 @@
 import { ToolError, formatBytes } from "@selu-catalogue/kit";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uid } from "../fields.js";
 import { fetchByUid } from "../imap/message.js";
 import { findAttachment, messageParts } from "../imap/structure.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { imapSession, type MailTool } from "./shared.js";
 
+/** get_attachment: one received attachment, decoded byte for byte, as an output artifact. */
 export const getAttachment = (tool: MailTool) =>
   tool({
     description:
@@ -18,8 +20,7 @@ export const getAttachment = (tool: MailTool) =>
       attachment_id: z.string().min(1).max(64).regex(/^\d+(?:\.\d+)*$/, 'expected an attachment_id from get_message, like "2" or "1.2"').describe("The attachment's id from get_message"),
     }),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       return imapSession(ctx, async (client) => {
         const lock = await client.getMailboxLock(args.mailbox, { readOnly: true });
@@ -40,7 +41,12 @@ export const getAttachment = (tool: MailTool) =>
           // decodeText false: the bytes as sent (a CSV in Latin-1 stays Latin-1).
           const { content } = await client.download(String(args.uid), found.attachment_id, { uid: true, decodeText: false, maxBytes: MAIL_LIMITS.maxAttachmentBytes + 1 });
           if (!content) throw new ToolError(`attachment_id: the server returned no content for attachment ${args.attachment_id}`);
-          const artifact = await ctx.artifacts.put(content as AsyncIterable<Uint8Array>, { filename: found.filename, mimeType: found.mime_type });
+          let artifact;
+          try {
+            artifact = await ctx.artifacts.put(content as AsyncIterable<Uint8Array>, { filename: found.filename, mimeType: found.mime_type });
+          } finally {
+            content.destroy(); // a refused (too large) download stops here, not at the end of the fetch
+          }
           return { artifact, mailbox: lock.path, uid: args.uid, attachment_id: found.attachment_id };
         } finally {
           lock.release();

@@ -1,13 +1,18 @@
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { formatAddress } from "../address.js";
 import { mailbox, uid } from "../fields.js";
 import { htmlToText } from "../html-text.js";
 import { fetchByUid, readTextPart } from "../imap/message.js";
 import { messageParts } from "../imap/structure.js";
 import { isoDate } from "../imap/summary.js";
+import { capList, capText } from "../result-size.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { imapSession, type MailTool } from "./shared.js";
 
+const MAX_LISTED_ATTACHMENTS = 100;
+
+/** get_message: headers, body as text and the attachment list of one message (read-only). */
 export const getMessage = (tool: MailTool) =>
   tool({
     description:
@@ -20,8 +25,7 @@ export const getMessage = (tool: MailTool) =>
       max_body_chars: z.number().int().min(100).max(40_000).default(20_000).describe("Longest body text returned (default 20000); longer bodies are cut"),
     }),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       return imapSession(ctx, async (client) => {
         const lock = await client.getMailboxLock(args.mailbox, { readOnly: true });
@@ -51,10 +55,10 @@ export const getMessage = (tool: MailTool) =>
             uid: message.uid,
             message_id: envelope.messageId ?? null,
             date: isoDate(envelope.date ?? message.internalDate) ?? null,
-            from: (envelope.from ?? []).map(formatAddress).join(", "),
-            to: (envelope.to ?? []).map(formatAddress),
-            cc: (envelope.cc ?? []).map(formatAddress),
-            reply_to: (envelope.replyTo ?? []).map(formatAddress),
+            from: capText((envelope.from ?? []).map(formatAddress).join(", "), 500),
+            to: capList((envelope.to ?? []).map(formatAddress), 50),
+            cc: capList((envelope.cc ?? []).map(formatAddress), 50),
+            reply_to: capList((envelope.replyTo ?? []).map(formatAddress), 5),
             subject: envelope.subject ?? "",
             seen: flags.has("\\Seen"),
             flagged: flags.has("\\Flagged"),
@@ -62,7 +66,8 @@ export const getMessage = (tool: MailTool) =>
             body_format: format,
             body,
             body_truncated: truncated,
-            attachments: parts.attachments,
+            attachments: parts.attachments.slice(0, MAX_LISTED_ATTACHMENTS),
+            ...(parts.attachments.length > MAX_LISTED_ATTACHMENTS ? { attachments_not_listed: parts.attachments.length - MAX_LISTED_ATTACHMENTS } : {}),
           };
         } finally {
           lock.release();

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { imapSession, type MailTool } from "./shared.js";
 
+/** list_mailboxes: every selectable mailbox with counts and special use (read-only). */
 export const listMailboxes = (tool: MailTool) =>
   tool({
     description:
@@ -8,8 +10,7 @@ export const listMailboxes = (tool: MailTool) =>
       "(\\Sent, \\Trash, \\Archive, \\Junk, \\Drafts). Use the path with the other tools.",
     input: z.object({}),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(_args, ctx) {
       return imapSession(ctx, async (client) => {
         const list = await client.list({ statusQuery: { messages: true, unseen: true } });

@@ -1,9 +1,11 @@
 import type { SearchObject } from "imapflow";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
+/** list_messages: one page of a mailbox, newest first (read-only, EXAMINE: nothing is marked seen). */
 export const listMessages = (tool: MailTool) =>
   tool({
     description:
@@ -17,8 +19,7 @@ export const listMessages = (tool: MailTool) =>
       ...pageArgs,
     }),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       checkDateRange(args.since, args.before);
       const query: SearchObject = {};
@@ -26,6 +27,6 @@ export const listMessages = (tool: MailTool) =>
       if (args.since) query.since = imapDay(args.since);
       if (args.before) query.before = imapDay(args.before);
       if (Object.keys(query).length === 0) query.all = true;
-      return { ...(await imapSession(ctx, (client) => pageOfMessages(client, args.mailbox, query, args.limit, args.offset))) };
+      return { ...(await imapSession(ctx, (client) => pageOfMessages(client, [args.mailbox], query, args.limit, args.offset))) };
     },
   });

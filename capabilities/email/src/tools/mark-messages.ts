@@ -1,10 +1,12 @@
 import { ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uidList } from "../fields.js";
 import { imapSession, type MailTool } from "./shared.js";
 
 const FLAGS = { seen: "\\Seen", flagged: "\\Flagged", answered: "\\Answered" } as const;
 
+/** mark_messages: sets or clears \Seen, \Flagged, \Answered (policy ask). */
 export const markMessages = (tool: MailTool) =>
   tool({
     description:
@@ -18,8 +20,7 @@ export const markMessages = (tool: MailTool) =>
       answered: z.boolean().optional().describe("true: mark as answered; false: clear"),
     }),
     policy: "ask",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       const add: string[] = [];
       const remove: string[] = [];

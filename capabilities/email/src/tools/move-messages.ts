@@ -1,8 +1,10 @@
 import { ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uidList } from "../fields.js";
 import { imapSession, type MailTool } from "./shared.js";
 
+/** move_messages: IMAP MOVE to another mailbox, reporting the new uids (policy ask). */
 export const moveMessages = (tool: MailTool) =>
   tool({
     description:
@@ -14,8 +16,7 @@ export const moveMessages = (tool: MailTool) =>
       destination: mailbox.describe("Mailbox to move them to, as list_mailboxes shows it"),
     }),
     policy: "ask",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       return imapSession(ctx, async (client) => {
         const target = (await client.list()).find((box) => box.path === args.destination || box.path.toLowerCase() === args.destination.toLowerCase() && args.destination.toUpperCase() === "INBOX");

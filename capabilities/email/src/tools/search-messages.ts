@@ -1,17 +1,21 @@
 import type { SearchObject } from "imapflow";
 import { z } from "zod";
+import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs, searchTerm } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
+import { searchableMailboxes } from "../imap/searchable.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
+/** search_messages: IMAP SEARCH in one mailbox or all ("*"); values travel as IMAP strings, never as syntax. */
 export const searchMessages = (tool: MailTool) =>
   tool({
     description:
-      "Searches one mailbox on the server (IMAP SEARCH; all criteria must match, text matching is " +
-      "case-insensitive substring). Returns the same page shape as list_messages, newest first; " +
-      "identify a hit by mailbox + uid for get_message.",
+      "Searches a mailbox on the server (IMAP SEARCH; all criteria must match, text matching is " +
+      "case-insensitive substring), or every mailbox but Trash, Junk and Drafts with mailbox \"*\". " +
+      "Returns the same page shape as list_messages, newest first per mailbox; each hit carries its " +
+      "mailbox and uid for get_message.",
     input: z.object({
-      mailbox: mailbox.default("INBOX"),
+      mailbox: mailbox.default("INBOX").describe('Mailbox path as list_mailboxes shows it, or "*" for all but Trash, Junk and Drafts (default INBOX)'),
       from: searchTerm("Sender address or name contains this").optional(),
       to: searchTerm("A To recipient contains this").optional(),
       cc: searchTerm("A Cc recipient contains this").optional(),
@@ -24,8 +28,7 @@ export const searchMessages = (tool: MailTool) =>
       ...pageArgs,
     }),
     policy: "allow",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       checkDateRange(args.since, args.before);
       // imapflow sends each value as a quoted string or a literal (never spliced into the command
@@ -40,6 +43,11 @@ export const searchMessages = (tool: MailTool) =>
       if (args.since) query.since = imapDay(args.since);
       if (args.before) query.before = imapDay(args.before);
       if (Object.keys(query).length === 0) query.all = true;
-      return { ...(await imapSession(ctx, (client) => pageOfMessages(client, args.mailbox, query, args.limit, args.offset))) };
+      return {
+        ...(await imapSession(ctx, async (client) => {
+          const mailboxes = args.mailbox === "*" ? await searchableMailboxes(client) : [args.mailbox];
+          return pageOfMessages(client, mailboxes, query, args.limit, args.offset, args.mailbox);
+        })),
+      };
     },
   });

@@ -1,25 +1,19 @@
 import { createHash, randomBytes } from "node:crypto";
 import { attachments, formatBytes, ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
-import { parseAddress } from "../address.js";
-import { readAccount, readImapSettings, readSender, readSmtpSettings } from "../config.js";
-
+import { SMTP_NEEDS } from "../credentials.js";
+import { readAccount, readSender, readSmtpSettings } from "../config.js";
 import { address, addressList, headerText, mailbox, uid } from "../fields.js";
-import { withImap } from "../imap/session.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { outgoingAttachments } from "../smtp/attachments.js";
 import { composeBody } from "../smtp/body.js";
+import { deliver, type SentRecord } from "../smtp/deliver.js";
+import type { SendGate } from "../smtp/send-gate.js";
 import type { SentMessages } from "../smtp/sent-messages.js";
-import { markAnswered, replyContext, replySubject, type ReplyContext } from "../smtp/threading.js";
-import { sendViaSmtp, type SmtpOutcome } from "../smtp/transport.js";
 import type { MailTool } from "./shared.js";
 
-export interface SentRecord extends SmtpOutcome {
-  messageId: string;
-}
-
 const input = z.object({
-  to: addressList('Recipients, e.g. ["bob@example.com", "Carol <carol@example.com>"]', 1),
+  to: addressList('Recipients, e.g. ["bob@example.com", "Carol <carol@example.com>"]; when replying, default: the original\'s Reply-To or From', 1).optional(),
   cc: addressList("Copy recipients").optional(),
   bcc: addressList("Blind copy recipients (not shown to the others)").optional(),
   subject: headerText("Subject line; may be left out when replying (then Re: <original subject>)").optional(),
@@ -33,10 +27,15 @@ const input = z.object({
     .optional()
     .describe("Send as a reply to this received message (mailbox + uid from list/search): sets In-Reply-To and References and marks it answered"),
   attachments: attachments({ description: "Files to attach (artifacts from earlier tool results), any type", max: MAIL_LIMITS.maxAttachments }).optional(),
+  save_to_sent: z
+    .boolean()
+    .default(false)
+    .describe("Also store a copy in the Sent mailbox over IMAP; for providers that don't do it themselves (Gmail and Outlook do)"),
   resend: z.boolean().default(false).describe("Send even if an identical message was sent in this session in the last 15 minutes"),
 });
 
-export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
+/** send_email: checks and prepares the message, then delivers it at most once per call (policy ask). */
+export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>, gate: SendGate) =>
   tool({
     description:
       "Sends an email from the user's account over SMTP: to/cc/bcc, subject, a text, HTML or Markdown " +
@@ -45,13 +44,13 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
       "A repeated identical call within 15 minutes is not sent again (duplicate: true).",
     input,
     policy: "ask",
-    // Credentials are checked in the handler, after the arguments (see credentials.ts).
-    needs: [],
+    needs: [...SMTP_NEEDS],
     async run(args, ctx) {
       const sender = readSender(ctx.credentials);
       const smtp = readSmtpSettings(ctx.credentials);
       const account = readAccount(ctx.credentials);
-      if (args.to.length + (args.cc?.length ?? 0) + (args.bcc?.length ?? 0) > MAIL_LIMITS.maxRecipients) {
+      if (!args.to && !args.reply_to_message) throw new ToolError("to: required unless replying (reply_to_message)");
+      if ((args.to?.length ?? 0) + (args.cc?.length ?? 0) + (args.bcc?.length ?? 0) > MAIL_LIMITS.maxRecipients) {
         throw new ToolError(`to, cc, bcc: at most ${MAIL_LIMITS.maxRecipients} recipients in all`);
       }
       if (args.subject === undefined && !args.reply_to_message) throw new ToolError("subject: required unless replying (reply_to_message)");
@@ -62,35 +61,9 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
         .update(args.resend ? randomBytes(16) : Buffer.alloc(0))
         .digest("hex");
 
-      const { result, duplicate, sentAt } = await sent.once(key, async () => {
-        let reply: ReplyContext | undefined;
-        const original = args.reply_to_message;
-        if (original) {
-          reply = await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => replyContext(client, original.mailbox, original.uid));
-        }
-        // Derived from the call, so a retry that slips past the memory (a restart) keeps the same id.
-        const messageId = `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>`;
-        const outcome = await sendViaSmtp(ctx, smtp, account, {
-          from: { name: sender.name ?? "", address: sender.address },
-          to: args.to.map(toAddress),
-          ...(args.cc ? { cc: args.cc.map(toAddress) } : {}),
-          ...(args.bcc ? { bcc: args.bcc.map(toAddress) } : {}),
-          ...(args.reply_to ? { replyTo: toAddress(args.reply_to) } : {}),
-          subject: args.subject ?? replySubject(reply?.subject ?? ""),
-          text: body.text,
-          ...(body.html !== undefined ? { html: body.html } : {}),
-          messageId,
-          date: new Date(),
-          ...(reply ? { inReplyTo: reply.messageId, references: reply.references } : {}),
-          attachments: files.map((f) => ({ filename: f.filename, content: f.open(), contentType: f.contentType, contentDisposition: "attachment" as const })),
-        });
-        if (original) {
-          await withImap(ctx, readImapSettings(ctx.credentials), account, (client) => markAnswered(client, original.mailbox, original.uid)).catch((err: unknown) =>
-            ctx.log.warn("could not mark the original message answered", { error: err instanceof Error ? err.name : "unknown" }),
-          );
-        }
-        return { ...outcome, messageId, ...(reply ? { inReplyTo: reply.messageId } : {}) };
-      });
+      const { result, duplicate, sentAt } = await sent.once(key, () =>
+        gate.run(ctx.signal, () => deliver(ctx, { args, body, files, sender, smtp, account, messageId: `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>` })),
+      );
 
       return {
         message_id: result.messageId,
@@ -98,13 +71,10 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
         rejected: result.rejected,
         from: sender.name ? `${sender.name} <${sender.address}>` : sender.address,
         attachments: files.map((f) => ({ filename: f.filename, mime_type: f.contentType, size: formatBytes(f.size) })),
+        ...(args.save_to_sent ? { saved_to: result.savedTo } : {}),
+        ...(result.saveProblem ? { save_problem: `sent, but not saved to Sent: ${result.saveProblem}` } : {}),
         duplicate,
         ...(duplicate ? { note: `an identical message was already sent at ${new Date(sentAt).toISOString()}; it was not sent again (set resend: true to send it once more)` } : {}),
       };
     },
   });
-
-function toAddress(value: string): { name: string; address: string } {
-  const parsed = parseAddress(value)!; // validated by the schema
-  return { name: parsed.name ?? "", address: parsed.address };
-}

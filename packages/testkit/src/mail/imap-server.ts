@@ -89,6 +89,13 @@ export async function startImapServer(options: ImapServerOptions): Promise<ImapT
     stdio: ["ignore", "pipe", "pipe"],
     ...(account.chown ? { uid: account.uid, gid: account.gid } : {}),
   });
+  try {
+    await new Promise<void>((resolve, reject) => child.once("spawn", resolve).once("error", reject));
+  } catch (err) {
+    await rm(root, { recursive: true, force: true });
+    const hint = (err as NodeJS.ErrnoException).code === "ENOENT" ? ": install Debian's dovecot-imapd (scripts/install-test-deps.sh)" : "";
+    throw new Error(`Dovecot did not start: ${(err as Error).message}${hint}`);
+  }
   let output = "";
   child.stdout!.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (output += d.toString()));

@@ -94,6 +94,10 @@ describe("startImapServer", () => {
     expect(out).toMatch(/a NO \[AUTHENTICATIONFAILED\]/);
   });
 
+  it("explains a missing dovecot binary", async () => {
+    await expect(startImapServer({ ca, names: ["imap.example.com"], users: { a: "b" }, dovecot: "/nonexistent/dovecot" })).rejects.toThrow(/install Debian's dovecot-imapd/);
+  });
+
   it("takes deliveries while running", async () => {
     await imap.deliver({ message: { from: "dan@example.com", to: "alice@example.com", subject: "late", text: "four" } });
     const out = await converse(imap.port, ['a LOGIN "alice@example.com" "pw"', "b SELECT INBOX", "c LOGOUT"]);
