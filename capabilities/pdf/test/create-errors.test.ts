@@ -34,6 +34,20 @@ describe("Unicode", () => {
     expect(pdfText(pdf.bytes(result))).toContain("Café Zürich");
   });
 
+  it("keeps look-alike letters apart in the text layer (Latin c, Cyrillic с and Greek ο share glyphs in DejaVu)", async () => {
+    const mixed = "coco сосо οοο c A А Α";
+    const result = await pdf.ok("create_pdf_document", doc([mixed, `**${mixed}**`]));
+    const text = pdfText(pdf.bytes(result));
+    expect(text).toContain(mixed);
+    expect(text.match(/coco сосо οοο c A А Α/g)).toHaveLength(2);
+  });
+
+  it("keeps the letter c searchable after a document with ç embedded its glyph as a component", async () => {
+    await pdf.ok("create_pdf_document", doc(["glaçons"]));
+    const result = await pdf.ok("create_pdf_document", doc(["Zürich"]));
+    expect(pdfText(pdf.bytes(result))).toContain("Zürich");
+  });
+
   it("refuses text the fonts can't show, naming the characters and the field", async () => {
     const error = await pdf.fails("create_pdf_document", doc(["Fine text", "Tokyo 東京 and 🦄"]));
     expect(error).toContain("sections[0].content[1].text");

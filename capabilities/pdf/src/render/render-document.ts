@@ -46,7 +46,9 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
     layout: options.orientation,
     margins: STYLE.margin,
     bufferPages: true,
-    font: instances.latin.regular as unknown as string,
+    // No default font: pdfkit would open Helvetica, and a font object given here is registered under its
+    // PostScript name rather than ours, which makes pdfkit re-open it on every later switch.
+    font: null as unknown as string,
     pdfVersion: "1.7",
     displayTitle: true,
     ...(options.language ? { lang: options.language } : {}),
@@ -64,6 +66,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   for (const script of SCRIPTS) {
     for (const [face, font] of Object.entries(instances[script])) doc.registerFont(fontName(face as FontKey, script), font as unknown as string);
   }
+  doc.font("regular");
 
   const output = collectOutput(doc, options.maxBytes);
   let pages = 1;

@@ -22,7 +22,7 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
   const aligns = table.columns.map((c) => c.align);
   const header = table.columns.map((c) => c.header);
   const headerHeight = rowHeight(doc, header, widths);
-  const drawHeader = () => drawRow(doc, header, widths, aligns, left, STYLE.headerFill, true);
+  const drawHeader = () => drawRow(doc, header, headerHeight, widths, aligns, left, STYLE.headerFill, true);
 
   const firstHeight = table.rows[0] ? rowHeight(doc, table.rows[0], widths) : 0;
   ensureSpace(doc, headerHeight + firstHeight);
@@ -38,15 +38,14 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
       doc.addPage();
       drawHeader();
     }
-    drawRow(doc, row, widths, aligns, left, r % 2 === 1 ? STYLE.zebra : undefined, false);
+    drawRow(doc, row, height, widths, aligns, left, r % 2 === 1 ? STYLE.zebra : undefined, false);
   }
   doc.x = left;
   doc.y += STYLE.paragraphGap + 2;
 }
 
-function drawRow(doc: Doc, cells: readonly Run[][], widths: readonly number[], aligns: readonly Align[], left: number, fill: string | undefined, isHeader: boolean): void {
+function drawRow(doc: Doc, cells: readonly Run[][], height: number, widths: readonly number[], aligns: readonly Align[], left: number, fill: string | undefined, isHeader: boolean): void {
   const y = doc.y;
-  const height = rowHeight(doc, cells, widths);
   const total = widths.reduce((a, b) => a + b, 0);
   if (fill) doc.save().rect(left, y, total, height).fill(fill).restore();
   let x = left;
