@@ -16,7 +16,7 @@ const { manifest } = loadManifest(`${dir}/manifest.yaml`);
 if (!manifest) throw new Error("manifest.yaml does not parse");
 const memoryLimit = manifest.resources.max_memory_mb;
 const maxConcurrent = manifest.sharing.max_concurrent;
-const env = { ...imageEnv(readFileSync(`${dir}/Dockerfile`, "utf8")), LOG_LEVEL: "warn" };
+const env: Record<string, string> = { ...imageEnv(readFileSync(`${dir}/Dockerfile`, "utf8")), LOG_LEVEL: "warn" };
 const ROUNDS = 9;
 const GOAL_REPORT_MS = 1_000;
 
