@@ -23,7 +23,21 @@ type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjs: Promise<PdfJs> | undefined;
 
 // pdf.js is large: load it on the first extraction only, so a process that only creates PDFs never pays for it.
-const loadPdfJs = () => (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
+const loadPdfJs = () => (pdfjs ??= importQuietly());
+
+/**
+ * At import pdf.js tries @napi-rs/canvas (left out on purpose, see pnpm-workspace.yaml: we only read text)
+ * and prints warnings with console.log, which would break our stdout of JSON log lines.
+ */
+async function importQuietly(): Promise<PdfJs> {
+  const log = console.log;
+  console.log = () => {};
+  try {
+    return await import("pdfjs-dist/legacy/build/pdf.mjs");
+  } finally {
+    console.log = log;
+  }
+}
 
 /**
  * Extracts the text of the given pages of each PDF with pdf.js (lines as the PDF's text items end them),
