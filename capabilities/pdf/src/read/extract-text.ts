@@ -27,15 +27,15 @@ const loadPdfJs = () => (pdfjs ??= importQuietly());
 
 /**
  * At import pdf.js tries @napi-rs/canvas (left out on purpose, see pnpm-workspace.yaml: we only read text)
- * and prints warnings with console.log, which would break our stdout of JSON log lines.
+ * and prints a warning about it with console.warn: noise in the logs for something we meant.
  */
 async function importQuietly(): Promise<PdfJs> {
-  const log = console.log;
-  console.log = () => {};
+  const warn = console.warn;
+  console.warn = () => {};
   try {
     return await import("pdfjs-dist/legacy/build/pdf.mjs");
   } finally {
-    console.log = log;
+    console.warn = warn;
   }
 }
 
