@@ -165,6 +165,16 @@ describe("limits", () => {
     expect(await pdf.fails("create_pdf_document", doc(["x".repeat(20_001)]))).toMatch(/sections\[0\]\.content\[0\]/);
   });
 
+  it("refuses a list of more than 500 items, nested ones included", async () => {
+    const items = Array.from({ length: 250 }, (_, i) => ({ text: `item ${i}`, items: [`sub ${i}`] })).concat([{ text: "one more", items: ["too many"] }]);
+    expect(await pdf.fails("create_pdf_document", doc([{ type: "list", items }]))).toBe("sections[0].content[0].items: a list has at most 500 items, nested ones included");
+  });
+
+  it("refuses an attached image over the 5 MiB file limit while it is uploaded", async () => {
+    const id = pdf.file(Buffer.alloc(5 * 1024 * 1024 + 1), "big.png", "image/png");
+    expect(await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] })).toMatch(/^attachment upload failed: .*larger than .*5 MiB/);
+  });
+
   it("refuses a table row taller than a page", async () => {
     const cell = Array.from({ length: 250 }, (_, i) => `word${i}`).join(" ");
     const error = await pdf.fails("create_pdf_document", doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }, { header: "C" }, { header: "D" }, { header: "E" }, { header: "F" }], rows: [[cell, cell, cell, cell, cell, cell]] }]));

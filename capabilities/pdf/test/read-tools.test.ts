@@ -89,6 +89,14 @@ describe("extract_pdf_text", () => {
     expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "first three" })).toMatch(/pages: expected page numbers from 1/);
   });
 
+  it("refuses to read more than 500 pages of a file in one call", async () => {
+    const id = pdf.file(await labelledPdf("Many", 501), "many.pdf", "application/pdf");
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }] })).toBe(
+      "pages: asks for 501 pages of attachments[0]; at most 500 are read per call, give a smaller range",
+    );
+    expect((await extract({ attachments: [{ artifact_id: id }], pages: "501" })).pages).toEqual([{ file: 0, page: 501, text: "Many page 501" }]);
+  });
+
   it("refuses max_chars over its bound", async () => {
     const id = pdf.file(await labelledPdf("X", 1), "x.pdf", "application/pdf");
     expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], max_chars: 1_000_000 })).toMatch(/max_chars: Too big/);
