@@ -4,8 +4,13 @@ export const PDF_LIMITS = {
   maxPages: 200,
   /** Images in one document (attachments and URLs together). */
   maxImages: 20,
-  /** Pixels of one image (width × height); larger images cost too much memory to embed. */
+  /** Pixels of one image (width × height). */
   maxImagePixels: 16_000_000,
+  /**
+   * Pixels of a PNG that pdfkit decodes in memory (alpha channel, palette transparency, interlacing):
+   * it holds about 8 bytes a pixel while splitting the alpha channel.
+   */
+  maxDecodedImagePixels: 4_000_000,
   /** Sections of one document. */
   maxSections: 100,
   /** Blocks in one section. */

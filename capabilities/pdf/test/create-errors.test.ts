@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makePng, noisePng } from "./fixtures/png.js";
+import { deflateSync } from "node:zlib";
+import { encodePng, makePng, noisePng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
 import { flat, pdfInfo, pdfText } from "./support/poppler.js";
 
@@ -105,14 +106,30 @@ describe("bad input", () => {
     expect(error).toBe("attachments[0] (a.gif, used by sections[0].content[0]): is not a PNG or JPEG image; convert it to one of those");
   });
 
-  it("refuses a PNG whose pixels could not be decoded", async () => {
+  it("refuses a PNG with damaged data, naming the file", async () => {
     const png = makePng(4, 4, () => [0, 0, 0]);
     png.writeUInt32BE(0xdeadbeef, png.indexOf("IDAT") + 8); // corrupt the compressed data
     const id = pdf.file(png, "broken.png", "image/png");
-    const result = await pdf.call("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
-    // pdfkit copies an opaque PNG's data as is; a viewer would show garbage, but the call must not crash the server.
-    if (!result.ok) expect(result.error).toMatch(/sections\[0\]\.content\[0\]: the image could not be decoded/);
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    expect(error).toBe("attachments[0] (broken.png, used by sections[0].content[0]): the PNG is damaged (the IDAT chunk's checksum is wrong); save it again or convert it to JPEG");
+  });
+
+  it("refuses a transparent PNG with a bad row filter, which pdfkit's decoder would throw on outside any try, and keeps serving", async () => {
+    const rows = Buffer.alloc((1 + 4 * 4) * 4);
+    rows[17] = 105;
+    const id = pdf.file(encodePng({ width: 4, height: 4, colorType: 6, bitDepth: 8, idat: deflateSync(rows) }), "alpha.png", "image/png");
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    expect(error).toMatch(/the PNG is damaged \(row data has an invalid filter type 105\)/);
+    expect(pdf.proc.child.exitCode).toBeNull();
     expect((await pdf.ok("create_pdf_document", doc(["still serving"]))).ok).toBe(true);
+  });
+
+  it("refuses a PNG decompression bomb quickly", async () => {
+    const id = pdf.file(encodePng({ width: 1, height: 1, colorType: 6, bitDepth: 8, idat: deflateSync(Buffer.alloc(200 * 1024 * 1024)) }), "bomb.png", "image/png");
+    const started = Date.now();
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    expect(error).toMatch(/the PNG is damaged \(the pixel data is longer than the image\)/);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 
@@ -145,6 +162,14 @@ describe("limits", () => {
     const id = pdf.file(png, "huge.png", "image/png");
     const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
     expect(error).toBe("attachments[0] (huge.png, used by sections[0].content[0]): the image is 5000×4000 pixels, more than the limit of 16 megapixels; scale it down");
+  });
+
+  it("refuses a transparent PNG over 4 megapixels before decoding it", async () => {
+    const png = encodePng({ width: 2500, height: 1700, colorType: 6, bitDepth: 8, idat: deflateSync(Buffer.alloc(16)) });
+    const id = pdf.file(png, "big-alpha.png", "image/png");
+    expect(await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] })).toBe(
+      "attachments[0] (big-alpha.png, used by sections[0].content[0]): the image is 2500×1700 pixels with transparency or interlacing, more than the limit of 4 megapixels for such PNGs; scale it down or save it without transparency",
+    );
   });
 
   it("refuses an output over the 5 MiB file limit", async () => {

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
-import { gradientPng } from "./fixtures/png.js";
+import { encodePng, gradientPng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
 import { flat, pageJpeg, pagePng, pdfFonts, pdfImages, pdfInfo, pdfPageTexts, pdfText, qpdfCheck } from "./support/poppler.js";
 
@@ -107,7 +107,7 @@ describe("a sample report", () => {
   });
 
   it("embeds each image once (PNG and JPEG), however often it is used", () => {
-    const images = pdfImages(report.bytes);
+    const images = pdfImages(report.bytes).filter((i) => i.type === "image");
     const sizes = new Set(images.map((i) => `${i.width}x${i.height}`));
     expect(sizes).toEqual(new Set(["640x320", `${photo.readUInt16BE(photo.indexOf(Buffer.from([0xff, 0xc0])) + 7)}x${photo.readUInt16BE(photo.indexOf(Buffer.from([0xff, 0xc0])) + 5)}`]));
     expect(images.some((i) => i.enc === "jpeg")).toBe(true);
@@ -146,6 +146,26 @@ describe("tables", () => {
     expect(text).toContain("A very long cell");
     expect(text.replace(/\s+/g, " ")).toContain("three column table.");
     expect(Number(pdfInfo(bytes).Pages)).toBe(1);
+  });
+});
+
+describe("images", () => {
+  it("embeds PNGs of every kind: transparency as a soft mask, palettes, grey, 16-bit, interlaced", async () => {
+    const kinds = [
+      encodePng({ width: 40, height: 20, colorType: 6, bitDepth: 8 }),
+      encodePng({ width: 41, height: 20, colorType: 4, bitDepth: 16 }),
+      encodePng({ width: 42, height: 20, colorType: 3, bitDepth: 8, transparency: true }),
+      encodePng({ width: 43, height: 20, colorType: 0, bitDepth: 1 }),
+      encodePng({ width: 44, height: 20, colorType: 2, bitDepth: 16 }),
+      encodePng({ width: 45, height: 20, colorType: 2, bitDepth: 8, interlaced: true }),
+    ];
+    const attachments = kinds.map((png, i) => ({ artifact_id: pdf.file(png, `k${i}.png`, "image/png") }));
+    const { bytes } = await create({ title: "PNGs", sections: [{ heading: "All kinds", content: kinds.map((_, i) => ({ type: "image", attachment_index: i, width: 0.2 })) }], attachments });
+    const images = pdfImages(bytes);
+    expect(images.filter((i) => i.type === "image").map((i) => i.width)).toEqual([40, 41, 42, 43, 44, 45]);
+    // RGBA and grey+alpha carry their alpha as a soft mask; the palette's tRNS too.
+    expect(images.filter((i) => i.type === "smask").map((i) => i.width)).toEqual([40, 41, 42]);
+    expect(qpdfCheck(bytes).ok).toBe(true);
   });
 });
 

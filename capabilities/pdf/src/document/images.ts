@@ -1,5 +1,6 @@
 import { isAbortError, ToolError, type AttachmentArg, type ToolContext } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
+import { BadPng, checkPngPixels, readPngStructure, type PngStructure } from "./png-check.js";
 import type { ImageSource, PreparedDocument } from "./prepare.js";
 
 /** An image ready to embed: its bytes and its size in pixels. */
@@ -52,7 +53,7 @@ export async function loadImages(
       const key = sourceKey(block.source);
       if (images.has(key)) continue;
       const { bytes, what } = await fetchBytes(block.source, block.field, files, ctx);
-      images.set(key, check(bytes, what));
+      images.set(key, await check(bytes, what, ctx.signal));
     }
   }
   return images;
@@ -87,15 +88,34 @@ async function fetchBytes(
   return { bytes: response.body, what };
 }
 
-function check(bytes: Buffer, what: string): LoadedImage {
+async function check(bytes: Buffer, what: string, signal: AbortSignal): Promise<LoadedImage> {
   const info = sniffImage(bytes);
   if (!info) throw new ToolError(`${what}: is not a PNG or JPEG image; convert it to one of those`);
   if (info.width === 0 || info.height === 0) throw new ToolError(`${what}: the image has no pixels`);
   const pixels = info.width * info.height;
+  const size = `${info.width}×${info.height} pixels`;
   if (pixels > PDF_LIMITS.maxImagePixels) {
-    throw new ToolError(
-      `${what}: the image is ${info.width}×${info.height} pixels, more than the limit of ${PDF_LIMITS.maxImagePixels / 1e6} megapixels; scale it down`,
-    );
+    throw new ToolError(`${what}: the image is ${size}, more than the limit of ${PDF_LIMITS.maxImagePixels / 1e6} megapixels; scale it down`);
+  }
+  if (info.format === "png") {
+    const damaged = (err: unknown) => {
+      if (!(err instanceof BadPng)) return err;
+      return new ToolError(`${what}: the PNG is damaged (${err.message}); save it again or convert it to JPEG`);
+    };
+    let png: PngStructure;
+    try {
+      png = readPngStructure(bytes);
+    } catch (err) {
+      throw damaged(err);
+    }
+    if (png.decodedInMemory && pixels > PDF_LIMITS.maxDecodedImagePixels) {
+      throw new ToolError(
+        `${what}: the image is ${size} with transparency or interlacing, more than the limit of ${PDF_LIMITS.maxDecodedImagePixels / 1e6} megapixels for such PNGs; scale it down or save it without transparency`,
+      );
+    }
+    await checkPngPixels(png, signal).catch((err: unknown) => {
+      throw damaged(err);
+    });
   }
   return { bytes, ...info };
 }

@@ -53,7 +53,7 @@ export function pdfInfo(pdf: Uint8Array): Record<string, string> {
   });
 }
 
-/** The images embedded in the PDF, as pdfimages -list reports them. */
+/** The images (type "image") and their soft masks (type "smask") in the PDF, as pdfimages -list reports them. */
 export function pdfImages(pdf: Uint8Array): { page: number; width: number; height: number; type: string; enc: string }[] {
   return withFile(pdf, (path) => {
     const out = execFileSync("pdfimages", ["-list", path], { encoding: "utf8" });
@@ -62,7 +62,7 @@ export function pdfImages(pdf: Uint8Array): { page: number; width: number; heigh
       .slice(2)
       .filter((l) => l.trim())
       .map((l) => l.trim().split(/\s+/))
-      .filter((f) => f[2] === "image")
+      .filter((f) => f[2] === "image" || f[2] === "smask")
       .map((f) => ({ page: Number(f[0]), width: Number(f[3]), height: Number(f[4]), type: f[2]!, enc: f[8]! }));
   });
 }
