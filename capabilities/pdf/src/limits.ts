@@ -38,4 +38,6 @@ export const PDF_LIMITS = {
   /** Characters extract_pdf_text returns by default and at most (Selu truncates results past ~48 KiB). */
   defaultExtractChars: 20_000,
   maxExtractChars: 40_000,
+  /** Bytes of extracted text as JSON (UTF-8, escapes included): Greek or Cyrillic take two bytes a letter. */
+  maxExtractJsonBytes: 40_000,
 } as const;

@@ -79,6 +79,17 @@ describe("extract_pdf_text", () => {
     expect(out.pages.map((p) => p.text).slice(-2)).toEqual(["Long page 9", "L"]);
   });
 
+  it("keeps the result under Selu's ~48 KiB by bytes too: Cyrillic takes two bytes a letter", async () => {
+    const cyrillic = "Съешь же ещё этих мягких французских булок, да выпей чаю. ".repeat(60);
+    const created = await pdf.ok("create_pdf_document", { title: "Длинный текст", sections: Array.from({ length: 12 }, (_, s) => ({ heading: `Раздел ${s + 1}`, content: [cyrillic] })) });
+    const outcome = await pdf.call("extract_pdf_text", { attachments: [{ artifact_id: artifactId(created) }], max_chars: 40_000 });
+    if (!outcome.ok) throw new Error(outcome.error);
+    const out = outcome.result as unknown as Extracted;
+    expect(out.truncated).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(outcome.result))).toBeLessThan(48 * 1024);
+    expect(out.pages.map((p) => p.text).join("").length).toBeLessThan(40_000);
+  });
+
   it("refuses a page past the end, naming the range and the page count", async () => {
     const id = pdf.file(await labelledPdf("Short", 2), "short.pdf", "application/pdf");
     expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "1-5" })).toBe("pages: asks for page 5, but the document has 2 pages");

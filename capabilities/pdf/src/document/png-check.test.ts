@@ -48,7 +48,7 @@ describe("checkPng", () => {
   it("refuses a wrong checksum, a truncated file and impossible headers", async () => {
     const png = gradientPng(8, 8);
     const flipped = Buffer.from(png);
-    flipped[40] ^= 0xff;
+    flipped.writeUInt8(flipped.readUInt8(40) ^ 0xff, 40);
     await expect(checkPng(flipped, signal)).rejects.toThrow(/checksum is wrong/);
     await expect(checkPng(png.subarray(0, png.length - 12), signal)).rejects.toThrow("the file ends before its IEND chunk");
     const badDepth = Buffer.from(png);
