@@ -1,5 +1,5 @@
 import type { Run } from "../../document/inline.js";
-import { area, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
+import { area, currentPage, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 
 /** A paragraph: flowing runs over the text width, breaking across pages as needed. */
 export function renderParagraph(doc: Doc, runs: readonly Run[]): void {
@@ -62,10 +62,4 @@ export function renderCode(doc: Doc, text: string, language: string | undefined)
     i = end;
   }
   doc.y += STYLE.paragraphGap;
-}
-
-/** The index of the page being written (pdfkit's buffered page range counts from 0). */
-export function currentPage(doc: Doc): number {
-  const range = doc.bufferedPageRange();
-  return range.start + range.count - 1;
 }
