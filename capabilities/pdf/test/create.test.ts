@@ -200,6 +200,16 @@ describe("blocks", () => {
     expect(pdfInfo(bytes)["Page size"]).toBe("792 x 612 pts (letter)");
   });
 
+  it("continues a contents list longer than a page on the next page, every entry pointing at its section", async () => {
+    const sections = Array.from({ length: 60 }, (_, s) => ({ heading: `Chapter ${s + 1}`, content: [`Body of chapter ${s + 1}.`] }));
+    const { bytes } = await create({ title: "Many chapters", table_of_contents: true, sections });
+    const layout = pdfPageTexts(bytes, { layout: true });
+    const plain = pdfPageTexts(bytes);
+    const entries = layout.flatMap((page) => [...page.matchAll(/^\s*Chapter (\d+)\s+(\d+)\s*$/gm)].map((m) => [Number(m[1]), Number(m[2])] as const));
+    expect(entries.map(([c]) => c)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    for (const [chapter, page] of entries) expect(plain[page - 1], `chapter ${chapter}`).toContain(`Body of chapter ${chapter}.`);
+  });
+
   it("labels pages in the document's language", async () => {
     const { bytes } = await create({ title: "Bericht", language: "de", table_of_contents: true, sections: [{ heading: "Einleitung", content: ["Text"] }] });
     const text = pdfText(bytes);
