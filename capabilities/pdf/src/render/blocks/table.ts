@@ -8,6 +8,8 @@ type Table = Extract<PreparedBlock, { kind: "table" }>;
 type Align = Table["columns"][number]["align"];
 
 const PAD = 4;
+/** DejaVu's line box has more room below the baseline than above the capitals: move text down to look centred. */
+const OPTICAL_SHIFT = 1.5;
 const SIZE = 9.5;
 /** Rows sampled to size the columns: enough to be representative, bounded for long tables. */
 const SAMPLE_ROWS = 200;
@@ -50,7 +52,7 @@ function drawRow(doc: Doc, cells: readonly Run[][], height: number, widths: read
   if (fill) doc.save().rect(left, y, total, height).fill(fill).restore();
   let x = left;
   cells.forEach((cell, c) => {
-    doc.y = y + PAD;
+    doc.y = y + PAD + OPTICAL_SHIFT;
     writeRuns(doc, cell, { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 });
     x += widths[c]!;
   });
