@@ -195,6 +195,15 @@ describe("blocks", () => {
     expect(pages[1]).toContain("After the break.");
   });
 
+  it("drops markdown markers from titles and headings instead of printing them", async () => {
+    const { bytes } = await create({ title: "**Board** report", sections: [{ heading: "*Summary* of `Q3`", content: ["x"] }] });
+    const text = pdfText(bytes);
+    expect(text).toContain("Board report");
+    expect(text).toContain("Summary of Q3");
+    expect(text).not.toMatch(/[*`]/);
+    expect(pdfInfo(bytes).Title).toBe("Board report");
+  });
+
   it("sets Letter landscape pages when asked", async () => {
     const { bytes } = await create({ title: "Wide", page_size: "Letter", orientation: "landscape", sections: [{ heading: "H", content: ["x"] }] });
     expect(pdfInfo(bytes)["Page size"]).toBe("792 x 612 pts (letter)");
