@@ -76,17 +76,32 @@ async function fetchBytes(
     return { bytes: file.bytes(), what: `${at} (${file.filename}, used by ${field})` };
   }
   const what = `${field}.url`;
-  let response;
-  try {
-    response = await ctx.http.request(source.url, { headers: { accept: "image/png, image/jpeg" }, signal: ctx.signal });
-  } catch (err) {
-    if (isAbortError(err) || ctx.signal.aborted) throw err;
-    // EgressError messages are written for the user (refused host, timeout, too large): say which field.
-    throw new ToolError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  let url = source.url;
+  for (let hop = 0; ; hop++) {
+    let response;
+    try {
+      response = await ctx.http.request(url, { headers: { accept: "image/png, image/jpeg" }, signal: ctx.signal });
+    } catch (err) {
+      if (isAbortError(err) || ctx.signal.aborted) throw err;
+      // EgressError messages are written for the user (refused host, timeout, too large): say which field.
+      throw new ToolError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    if (response.status === 200) return { bytes: response.body, what };
+    const location = response.headers.location;
+    if (!REDIRECTS.has(response.status) || typeof location !== "string") {
+      throw new ToolError(`${what}: ${url.host} answered HTTP ${response.status}; check the URL`);
+    }
+    // Each hop is a new request through the same client, so the SSRF guard checks every target.
+    if (hop + 1 >= MAX_REDIRECTS) throw new ToolError(`${what}: more than ${MAX_REDIRECTS - 1} redirects; give the image's final URL`);
+    const next = new URL(location, url);
+    if (next.protocol !== "https:") throw new ToolError(`${what}: ${url.host} redirects to a non-https URL, which is not fetched`);
+    url = next;
   }
-  if (response.status !== 200) throw new ToolError(`${what}: ${source.url.host} answered HTTP ${response.status}; check the URL`);
-  return { bytes: response.body, what };
 }
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Requests per image, the first included. */
+const MAX_REDIRECTS = 4;
 
 async function check(bytes: Buffer, what: string, signal: AbortSignal): Promise<LoadedImage> {
   const info = sniffImage(bytes);
