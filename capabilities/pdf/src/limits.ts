@@ -18,7 +18,7 @@ export const PDF_LIMITS = {
   /** Characters of one paragraph, quote or code block. */
   maxBlockChars: 20_000,
   /** Characters of all text in one document. */
-  maxDocumentChars: 400_000,
+  maxDocumentChars: 200_000,
   /** Items of one list, nested items included. */
   maxListItems: 500,
   /** Nesting depth of lists (1 = no nested items). */

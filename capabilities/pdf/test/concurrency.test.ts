@@ -1,6 +1,7 @@
 import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { loadManifest } from "@selu-catalogue/manifest";
 import { CapabilityClient } from "@selu-catalogue/proto";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { peakRssMiB } from "@selu-catalogue/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
@@ -52,6 +53,28 @@ describe("concurrent calls", () => {
     const largeDone = Date.now();
     expect(largeResult.ok).toBe(true);
     expect(smallDone - started).toBeLessThan(largeDone - started);
+  }, 60_000);
+});
+
+describe("heavy work at once", () => {
+  it("merges and reads a PDF of 1,000 dense pages while reports render, within the memory limit", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let i = 0; i < 1_000; i++) {
+      const page = doc.addPage([400, 600]);
+      for (let l = 0; l < 40; l++) page.drawText(`Page ${i + 1} line ${l} with some words to make it longer`, { x: 10, y: 580 - l * 14, size: 10, font });
+    }
+    const dense = pdf.file(Buffer.from(await doc.save({ useObjectStreams: false })), "dense.pdf", "application/pdf");
+    const chart = pdf.file(gradientPng(800, 400), "chart.png", "image/png");
+    const [merged, extracted, ...reports] = await Promise.all([
+      pdf.ok("merge_pdfs", { attachments: [{ artifact_id: dense, pages: "1-600" }, { artifact_id: dense, pages: "601-" }] }),
+      pdf.ok("extract_pdf_text", { attachments: [{ artifact_id: dense }], pages: "990-1000" }),
+      ...Array.from({ length: 2 }, () => pdf.ok("create_pdf_document", sampleReport({ attachments: [{ artifact_id: chart }] }))),
+    ]);
+    expect(merged.pages).toBe(1_000);
+    expect((extracted.pages as { text: string }[])[0]!.text).toContain("Page 990 line 0");
+    for (const report of reports) expect(report.ok).toBe(true);
+    expect(peakRssMiB(pdf.proc.child.pid!)).toBeLessThan(manifest!.resources.max_memory_mb);
   }, 60_000);
 });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import { encodePng, makePng, noisePng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
@@ -173,18 +174,36 @@ describe("limits", () => {
   });
 
   it("refuses an output over the 5 MiB file limit", async () => {
-    // Noise does not compress: two 1100×1100 RGB PNGs are about 3.5 MiB each.
-    const noise = () => noisePng(1100, 1100);
+    // Two noise PNGs of about 2.6 MB each stay under the 5 MiB the images may add up to; pdfkit embeds
+    // them as they are, and 24 blocks of random text (about 0.14 MB compressed) push the PDF over the cap.
+    const files = [noisePng(1000, 865), noisePng(1000, 865)];
+    expect(files[0]!.length + files[1]!.length).toBeLessThan(5 * 1024 * 1024 - 20_000);
+    const attachments = files.map((png, i) => ({ artifact_id: pdf.file(png, `n${i}.png`, "image/png") }));
+    const text = Array.from({ length: 24 }, () => ({ type: "code", text: randomBytes(6_000).toString("base64") }));
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }, { type: "image", attachment_index: 1 }, ...text]), attachments });
+    expect(error).toBe("the PDF would be larger than the 5 MiB limit for a file; use fewer or smaller images, or split the document");
+  }, 20_000);
+
+  it("stops loading images once they add up to more than the 5 MiB the PDF may have", async () => {
+    const noise = () => noisePng(1100, 1100); // about 3.5 MiB each
     const attachments = [{ artifact_id: pdf.file(noise(), "n1.png", "image/png") }, { artifact_id: pdf.file(noise(), "n2.png", "image/png") }];
     const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }, { type: "image", attachment_index: 1 }]), attachments });
-    expect(error).toBe("the PDF would be larger than the 5 MiB limit for a file; use fewer or smaller images, or split the document");
+    expect(error).toBe("sections[0].content[1]: the images add up to more than 5 MiB, the limit for the whole PDF; use fewer or smaller images");
   });
 
-  it("refuses more than 400,000 characters of text", async () => {
+  it("refuses more than 200,000 characters of text", async () => {
     const paragraph = "x".repeat(20_000);
-    const error = await pdf.fails("create_pdf_document", { title: "T", sections: Array.from({ length: 21 }, () => ({ heading: "H", content: [paragraph] })) });
-    expect(error).toBe("the document has more than 400,000 characters of text; split it into several documents");
+    const error = await pdf.fails("create_pdf_document", { title: "T", sections: Array.from({ length: 11 }, () => ({ heading: "H", content: [paragraph] })) });
+    expect(error).toBe("the document has more than 200,000 characters of text; split it into several documents");
   });
+
+  it("renders 190,000 characters of unique unspaced text (base64) within its memory", async () => {
+    // pdfkit caches the layout of every distinct word: unbounded, this took about 0.75 KB a character.
+    const text = Array.from({ length: 19 }, () => ({ type: "code", text: randomBytes(7_500).toString("base64") }));
+    const result = await pdf.ok("create_pdf_document", doc(text));
+    expect(result.pages).toBeGreaterThan(30);
+    expect(pdf.proc.child.exitCode).toBeNull();
+  }, 30_000);
 
   it("refuses a paragraph over 20,000 characters by its schema bound", async () => {
     expect(await pdf.fails("create_pdf_document", doc(["x".repeat(20_001)]))).toMatch(/sections\[0\]\.content\[0\]/);

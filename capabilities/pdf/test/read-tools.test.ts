@@ -100,11 +100,14 @@ describe("extract_pdf_text", () => {
     expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "first three" })).toMatch(/pages: expected page numbers from 1/);
   });
 
-  it("refuses to read more than 500 pages of a file in one call", async () => {
+  it("reads at most 500 pages of a file per call: a longer range is refused, no range stops there", async () => {
     const id = pdf.file(await labelledPdf("Many", 501), "many.pdf", "application/pdf");
-    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }] })).toBe(
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "1-501" })).toBe(
       "pages: asks for 501 pages of attachments[0]; at most 500 are read per call, give a smaller range",
     );
+    const all = await extract({ attachments: [{ artifact_id: id }] });
+    expect(all.pages).toHaveLength(500);
+    expect(all.truncated).toBe(true);
     expect((await extract({ attachments: [{ artifact_id: id }], pages: "501" })).pages).toEqual([{ file: 0, page: 501, text: "Many page 501" }]);
   });
 

@@ -1,4 +1,4 @@
-import { isAbortError, ToolError, type AttachmentArg, type ToolContext } from "@selu-catalogue/kit";
+import { formatBytes, isAbortError, ToolError, type AttachmentArg, type ToolContext } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import { BadPng, checkPngPixels, readPngStructure, type PngStructure } from "./png-check.js";
 import type { ImageSource, PreparedDocument } from "./prepare.js";
@@ -39,20 +39,27 @@ export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes"> | undefine
 /**
  * Loads every image the document uses, once per source: attachments from the artifact store, URLs through
  * the egress client (Selu's proxy, SSRF guard, response cap). Each is checked to be a PNG or JPEG within
- * the pixel limit before pdfkit decodes it.
+ * the pixel limit before pdfkit decodes it. pdfkit embeds image data mostly as it is, so images larger in
+ * all than the output cap can't make a PDF within it: loading stops as soon as they pass it.
  */
 export async function loadImages(
   doc: PreparedDocument,
   files: readonly AttachmentArg[],
-  ctx: Pick<ToolContext, "artifacts" | "http" | "signal">,
+  ctx: Pick<ToolContext, "artifacts" | "http" | "signal" | "limits">,
 ): Promise<Map<string, LoadedImage>> {
   const images = new Map<string, LoadedImage>();
+  const cap = ctx.limits.maxArtifactBytes;
+  let total = 0;
   for (const section of doc.sections) {
     for (const block of section.blocks) {
       if (block.kind !== "image") continue;
       const key = sourceKey(block.source);
       if (images.has(key)) continue;
       const { bytes, what } = await fetchBytes(block.source, block.field, files, ctx);
+      total += bytes.length;
+      if (total > cap) {
+        throw new ToolError(`${block.field}: the images add up to more than ${formatBytes(cap)}, the limit for the whole PDF; use fewer or smaller images`);
+      }
       images.set(key, await check(bytes, what, ctx.signal));
     }
   }

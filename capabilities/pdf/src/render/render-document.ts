@@ -9,6 +9,7 @@ import { renderCode, renderParagraph, renderQuote } from "./blocks/text-blocks.j
 import { fontInstances, fontName, SCRIPTS, type FontKey } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
+import { boundLayoutCaches } from "./layout-cache.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
 import { writePageFurniture } from "./page-furniture.js";
@@ -69,6 +70,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   for (const script of SCRIPTS) {
     for (const [face, font] of Object.entries(instances[script])) doc.registerFont(fontName(face as FontKey, script), font as unknown as string);
   }
+  boundLayoutCaches(doc);
   doc.font("regular");
 
   const output = collectOutput(doc, options.maxBytes);

@@ -5,6 +5,7 @@ import { createDocumentInput } from "../document/schema.js";
 import { PDF_LIMITS } from "../limits.js";
 import { fonts } from "../render/fonts.js";
 import { renderDocument } from "../render/render-document.js";
+import { workSlots } from "../work-slots.js";
 
 /** create_pdf_document: the document model in, one PDF artifact out. */
 export const createPdfDocument = tool({
@@ -19,6 +20,7 @@ export const createPdfDocument = tool({
   async run(args, ctx) {
     const prepared = prepareDocument(args, fonts());
     const images = await loadImages(prepared, args.attachments ?? [], ctx);
+    const release = await workSlots.acquire(ctx.signal);
     const { bytes, pages } = await renderDocument(prepared, images, {
       pageSize: args.page_size ?? "A4",
       orientation: args.orientation ?? "portrait",
@@ -35,7 +37,7 @@ export const createPdfDocument = tool({
       maxPages: PDF_LIMITS.maxPages,
       maxBytes: ctx.limits.maxArtifactBytes,
       signal: ctx.signal,
-    });
+    }).finally(release);
     const filename = args.filename ?? filenameFrom(args.title);
     const artifact = await ctx.artifacts.put(bytes, { filename, mimeType: "application/pdf" });
     return { ok: true, artifact, pages, size_bytes: bytes.length };
