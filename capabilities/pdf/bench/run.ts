@@ -3,11 +3,13 @@
 // double (upload, invoke, download). Prints render times and the server's peak RSS with 1..N renders at
 // once, checks the goals, writes .bench/results.json. Exits 0 when a goal fails (FAIL is printed); non-zero
 // only when the bench itself breaks.
+import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "@selu-catalogue/manifest";
 import { imageEnv } from "@selu-catalogue/testkit/conformance";
 import { Orchestrator, peakRssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
 import { gradientPng } from "../test/fixtures/png.ts";
 
@@ -34,6 +36,8 @@ async function server() {
     return { ms: performance.now() - started, pages: outcome.result.pages as number, bytes: (outcome.result.artifact as { size_bytes: number }).size_bytes };
   };
   return {
+    orchestrator,
+    render,
     report: () => render(report),
     letter: () => render(sampleLetter()),
     peakRss: () => peakRssMiB(proc.child.pid!),
@@ -75,18 +79,39 @@ for (const n of levels) {
   await c.stop();
 }
 
+// Worst case for memory: max_concurrent calls at once of the heaviest inputs the limits allow: documents of
+// 190,000 characters of unique unspaced text, and a merge of a 5 MB PDF of 2,400 dense pages.
+const worst = await server();
+const dense = await PDFDocument.create();
+const helvetica = await dense.embedFont(StandardFonts.Helvetica);
+for (let i = 0; i < 2_400; i++) {
+  const page = dense.addPage([400, 600]);
+  for (let l = 0; l < 40; l++) page.drawText(`Page ${i} line ${l} with some words to make it longer`, { x: 10, y: 580 - l * 14, size: 10, font: helvetica });
+}
+const denseId = worst.orchestrator.vault.store("user-1", "dense.pdf", "application/pdf", Buffer.from(await dense.save({ useObjectStreams: false }))).artifactId;
+const unique = { title: "Unique", sections: [{ heading: "Data", content: Array.from({ length: 19 }, () => ({ type: "code", text: randomBytes(7_500).toString("base64") })) }] };
+const worstStarted = performance.now();
+const worstCalls = await Promise.all([
+  worst.orchestrator.call("pdf__merge_pdfs", { attachments: [{ artifact_id: denseId, pages: "1-1000" }] }),
+  ...Array.from({ length: maxConcurrent - 1 }, () => worst.orchestrator.call("pdf__create_pdf_document", unique)),
+]);
+const worstCase = { peakRssMiB: worst.peakRss(), wallMs: performance.now() - worstStarted, ok: worstCalls.every((c) => c.ok) };
+await worst.stop();
+
 console.log(`pdf bench (production entrypoint, ${env.MALLOC_ARENA_MAX ? `MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX}, ` : ""}median of ${ROUNDS}, through the orchestrator double incl. download)`);
 console.log(`  report: ${report.pages} pages, 10 tables, 4 images, ${(report.bytes / 1024).toFixed(0)} KiB: ${fmt(report.ms)} ms`);
 console.log(`  letter: ${letter.pages} page, ${(letter.bytes / 1024).toFixed(0)} KiB: ${fmt(letter.ms)} ms`);
 console.log(`  peak RSS: idle ${idleRss} MiB, after ${ROUNDS * 2 + 2} sequential renders ${sequentialRss} MiB`);
-console.log("  renders at once | peak RSS MiB | wall ms");
-for (const c of concurrent) console.log(`  ${String(c.n).padStart(15)} | ${String(c.peakRssMiB).padStart(12)} | ${fmt(c.wallMs).padStart(7)}${c.n === maxConcurrent ? "  <- max_concurrent" : ""}`);
+console.log("  reports called at once | peak RSS MiB | wall ms");
+for (const c of concurrent) console.log(`  ${String(c.n).padStart(22)} | ${String(c.peakRssMiB).padStart(12)} | ${fmt(c.wallMs).padStart(7)}${c.n === maxConcurrent ? "  <- max_concurrent" : ""}`);
+console.log(`  worst case (merge of a 5 MB dense PDF + ${maxConcurrent - 1} documents of 190,000 unique characters at once): peak RSS ${worstCase.peakRssMiB} MiB, ${fmt(worstCase.wallMs)} ms${worstCase.ok ? "" : ", A CALL FAILED"}`);
 
 const atMax = concurrent.find((c) => c.n === maxConcurrent)!;
 const goals = [
   { goal: `20-page report under ${GOAL_REPORT_MS} ms`, ok: report.pages === 20 && report.ms < GOAL_REPORT_MS, value: `${fmt(report.ms)} ms, ${report.pages} pages` },
   { goal: `peak RSS with max_concurrent (${maxConcurrent}) renders under max_memory_mb (${memoryLimit})`, ok: atMax.peakRssMiB < memoryLimit, value: `${atMax.peakRssMiB} MiB` },
+  { goal: `worst-case peak RSS under max_memory_mb (${memoryLimit}), every call answered`, ok: worstCase.ok && worstCase.peakRssMiB < memoryLimit, value: `${worstCase.peakRssMiB} MiB` },
 ];
 for (const g of goals) console.log(`${g.ok ? "PASS" : "FAIL"} ${g.goal}: ${g.value}`);
 mkdirSync(`${dir}/.bench`, { recursive: true });
-writeFileSync(`${dir}/.bench/results.json`, JSON.stringify({ report, letter, idleRss, sequentialRss, concurrent, goals }, null, 2));
+writeFileSync(`${dir}/.bench/results.json`, JSON.stringify({ report, letter, idleRss, sequentialRss, concurrent, worstCase, goals }, null, 2));
