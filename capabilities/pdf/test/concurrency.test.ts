@@ -5,7 +5,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { peakRssMiB } from "@selu-catalogue/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
-import { gradientPng } from "./fixtures/png.js";
+import { encodePng, gradientPng, noisePng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
 import { pdfInfo, pdfText } from "./support/poppler.js";
 
@@ -74,6 +74,20 @@ describe("heavy work at once", () => {
     expect(merged.pages).toBe(1_000);
     expect((extracted.pages as { text: string }[])[0]!.text).toContain("Page 990 line 0");
     for (const report of reports) expect(report.ok).toBe(true);
+    expect(peakRssMiB(pdf.proc.child.pid!)).toBeLessThan(manifest!.resources.max_memory_mb);
+  }, 60_000);
+});
+
+describe("largest images", () => {
+  it("renders max_concurrent documents with the largest images allowed at once, within the memory limit", async () => {
+    const big = pdf.file(noisePng(1250, 1350), "big.png", "image/png"); // about 5 MB, opaque
+    const alpha = pdf.file(encodePng({ width: 2000, height: 2000, colorType: 6, bitDepth: 8, filtered: true }), "alpha.png", "image/png"); // 4 MP with alpha
+    const withImage = (id: string) => ({ title: "Image", sections: [{ heading: "H", content: [{ type: "image", attachment_index: 0 }] }], attachments: [{ artifact_id: id }] });
+    const results = await Promise.all([
+      ...Array.from({ length: maxConcurrent - 1 }, () => pdf.ok("create_pdf_document", withImage(big))),
+      pdf.ok("create_pdf_document", withImage(alpha)),
+    ]);
+    for (const result of results) expect(result.ok).toBe(true);
     expect(peakRssMiB(pdf.proc.child.pid!)).toBeLessThan(manifest!.resources.max_memory_mb);
   }, 60_000);
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
 import { encodePng, gradientPng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
-import { flat, pageJpeg, pagePng, pdfFonts, pdfImages, pdfInfo, pdfPageTexts, pdfText, qpdfCheck } from "./support/poppler.js";
+import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, qpdfCheck } from "./support/poppler.js";
 
 // create_pdf_document end to end: the production entrypoint behind the orchestrator double, every file
 // checked with poppler and qpdf rather than with the libraries that wrote it.
@@ -167,6 +167,44 @@ describe("images", () => {
     expect(images.filter((i) => i.type === "smask").map((i) => i.width)).toEqual([40, 41, 42]);
     expect(qpdfCheck(bytes).ok).toBe(true);
   });
+});
+
+describe("image pixels", () => {
+  // Each sample a function of its position and channel; 16-bit samples carry it in their high byte.
+  const sample = (x: number, y: number, k: number) => (x * 37 + y * 11 + k * 60) & 255;
+  const kinds: [string, Parameters<typeof encodePng>[0]][] = [
+    ["RGB", { width: 23, height: 13, colorType: 2, bitDepth: 8 }],
+    ["16-bit RGB", { width: 23, height: 13, colorType: 2, bitDepth: 16 }],
+    ["grey", { width: 23, height: 13, colorType: 0, bitDepth: 8 }],
+    ["RGBA", { width: 23, height: 13, colorType: 6, bitDepth: 8 }],
+    ["16-bit grey with alpha", { width: 23, height: 13, colorType: 4, bitDepth: 16 }],
+    ["interlaced RGB", { width: 23, height: 13, colorType: 2, bitDepth: 8, interlaced: true }],
+    ["interlaced RGBA", { width: 23, height: 13, colorType: 6, bitDepth: 8, interlaced: true }],
+  ];
+  for (const [name, options] of kinds) {
+    it(`come out of the PDF exactly as they went in, every row filter undone: ${name}`, async () => {
+      const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[options.colorType as 0 | 2 | 4 | 6];
+      const png = encodePng({ ...options, filtered: true, pixel: (x, y) => Array.from({ length: channels }, (_, k) => (options.bitDepth === 16 ? sample(x, y, k) * 256 + 7 : sample(x, y, k))) });
+      const id = pdf.file(png, `${name}.png`, "image/png");
+      const { bytes } = await create({ title: "Pixels", sections: [{ heading: name, content: [{ type: "image", attachment_index: 0 }] }], attachments: [{ artifact_id: id }] });
+      const [image, mask] = pdfImagePixels(bytes);
+      const colors = channels === 1 || channels === 2 ? 1 : 3;
+      const expected = Buffer.alloc(options.width * options.height * colors);
+      const expectedAlpha = Buffer.alloc(options.width * options.height);
+      for (let y = 0; y < options.height; y++) {
+        for (let x = 0; x < options.width; x++) {
+          for (let k = 0; k < colors; k++) expected[(y * options.width + x) * colors + k] = sample(x, y, k);
+          expectedAlpha[y * options.width + x] = sample(x, y, colors);
+        }
+      }
+      // pdfimages writes grey images as PPM too (three equal channels): compare grey by its first channel.
+      const grey = (img: { channels: number; pixels: Buffer }) => (img.channels === 3 ? Buffer.from(img.pixels.filter((_, i) => i % 3 === 0)) : img.pixels);
+      expect({ width: image!.width, height: image!.height }).toEqual({ width: options.width, height: options.height });
+      expect((colors === 1 ? grey(image!) : image!.pixels).equals(expected)).toBe(true);
+      if (channels === 2 || channels === 4) expect(grey(mask!).equals(expectedAlpha)).toBe(true);
+      else expect(mask).toBeUndefined();
+    });
+  }
 });
 
 describe("blocks", () => {

@@ -9,12 +9,14 @@ export interface LoadedImage {
   format: "png" | "jpeg";
   width: number;
   height: number;
+  /** A PNG's checked chunks, for embedding it without pdfkit's decoder. */
+  png?: PngStructure;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Reads the pixel size from a PNG or JPEG header, or undefined when the bytes are neither. */
-export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes"> | undefined {
+export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes" | "png"> | undefined {
   if (bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.toString("latin1", 12, 16) === "IHDR") {
     return { format: "png", width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
   }
@@ -138,6 +140,7 @@ async function check(bytes: Buffer, what: string, signal: AbortSignal): Promise<
     await checkPngPixels(png, signal).catch((err: unknown) => {
       throw damaged(err);
     });
+    return { bytes, ...info, png };
   }
   return { bytes, ...info };
 }

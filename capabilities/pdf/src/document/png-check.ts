@@ -10,10 +10,15 @@ export interface PngStructure {
    */
   decodedInMemory: boolean;
   header: PngHeader;
+  /** The IDAT chunks' contents: together, one zlib stream. */
   data: Buffer[];
+  /** PLTE: RGB triplets. */
+  palette?: Buffer;
+  /** tRNS, as stored (alpha per palette entry, or the transparent grey or RGB value). */
+  transparency?: Buffer;
 }
 
-interface PngHeader {
+export interface PngHeader {
   width: number;
   height: number;
   depth: number;
@@ -22,10 +27,11 @@ interface PngHeader {
 }
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+/** Samples per pixel by colour type. */
+export const CHANNELS: Readonly<Record<number, number>> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
 const DEPTHS: Record<number, readonly number[]> = { 0: [1, 2, 4, 8, 16], 2: [8, 16], 3: [1, 2, 4, 8], 4: [8, 16], 6: [8, 16] };
-// Adam7: x0, y0, dx, dy of the seven passes.
-const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
+/** Adam7 interlacing: x0, y0, dx, dy of the seven passes. */
+export const ADAM7 = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]] as const;
 
 /** A PNG we refuse, with the reason in words. */
 export class BadPng extends Error {}
@@ -50,8 +56,8 @@ export function readPngStructure(bytes: Buffer): PngStructure {
   if (!bytes.subarray(0, 8).equals(SIGNATURE)) throw new BadPng("no PNG signature");
   let at = 8;
   let header: PngHeader | undefined;
-  let palette = false;
-  let transparency = false;
+  let palette: Buffer | undefined;
+  let transparency: Buffer | undefined;
   const data: Buffer[] = [];
   for (;;) {
     if (at + 12 > bytes.length) throw new BadPng("the file ends before its IEND chunk");
@@ -63,8 +69,8 @@ export function readPngStructure(bytes: Buffer): PngStructure {
     at += 12 + length;
     if (!header && type !== "IHDR") throw new BadPng("the first chunk is not IHDR");
     if (type === "IHDR") header = readHeader(body);
-    else if (type === "PLTE") palette = true;
-    else if (type === "tRNS") transparency = true;
+    else if (type === "PLTE") palette = body;
+    else if (type === "tRNS") transparency = body;
     else if (type === "IDAT") data.push(body);
     else if (type === "IEND") break;
   }
@@ -74,9 +80,11 @@ export function readPngStructure(bytes: Buffer): PngStructure {
   return {
     width: header.width,
     height: header.height,
-    decodedInMemory: header.interlaced || header.colorType === 4 || header.colorType === 6 || (header.colorType === 3 && transparency),
+    decodedInMemory: header.interlaced || header.colorType === 4 || header.colorType === 6 || (header.colorType === 3 && !!transparency),
     header,
     data,
+    ...(palette ? { palette } : {}),
+    ...(transparency ? { transparency } : {}),
   };
 }
 

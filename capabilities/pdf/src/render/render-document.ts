@@ -9,6 +9,7 @@ import { renderCode, renderParagraph, renderQuote } from "./blocks/text-blocks.j
 import { fontInstances, fontName, SCRIPTS, type FontKey } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
+import { embeddablePng } from "./png-embed.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
@@ -140,7 +141,7 @@ async function renderBlock(
         const loaded = images.get(key);
         if (!loaded) throw new Error(`image ${key} was not loaded`);
         try {
-          image = openImage(doc, loaded.bytes);
+          image = (loaded.png && embeddablePng(loaded.png, `P${opened.size + 1}`)) || openImage(doc, loaded.bytes);
         } catch (err) {
           throw new ToolError(`${block.field}: the image could not be decoded (${err instanceof Error ? err.message : String(err)}); check that the file is a valid PNG or JPEG`, { cause: err });
         }

@@ -1,7 +1,7 @@
 // An independent reader for generated PDFs: poppler-utils and qpdf (scripts/install-test-deps.sh), not
 // the libraries that wrote them, so a test sees what a person's PDF viewer would.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -108,5 +108,22 @@ export function pageJpeg(pdf: Uint8Array, dpi = 40): Buffer {
   return withFile(pdf, (path, dir) => {
     execFileSync("pdftoppm", ["-jpeg", "-r", String(dpi), "-f", "1", "-l", "1", "-singlefile", path, join(dir, "page")]);
     return readFileSync(join(dir, "page.jpg"));
+  });
+}
+
+/** The pixels of each image (and soft mask) in the PDF, as pdfimages writes them raw: PPM (RGB) or PGM (grey). */
+export function pdfImagePixels(pdf: Uint8Array): { width: number; height: number; channels: number; pixels: Buffer }[] {
+  return withFile(pdf, (path, dir) => {
+    execFileSync("pdfimages", [path, join(dir, "img")]);
+    return readdirSync(dir)
+      .filter((f) => f.startsWith("img-"))
+      .sort()
+      .map((f) => {
+        const file = readFileSync(join(dir, f));
+        const [magic, width, height, , ...rest] = file.toString("latin1").split(/\s+/, 4).concat([""]);
+        const header = `${magic}\n${width} ${height}\n255\n`;
+        void rest;
+        return { width: Number(width), height: Number(height), channels: magic === "P6" ? 3 : 1, pixels: file.subarray(header.length) };
+      });
   });
 }
