@@ -11,7 +11,7 @@ import { imageEnv } from "@selu-catalogue/testkit/conformance";
 import { Orchestrator, peakRssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
-import { gradientPng } from "../test/fixtures/png.ts";
+import { encodePng, gradientPng, noisePng } from "../test/fixtures/png.ts";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
 const { manifest } = loadManifest(`${dir}/manifest.yaml`);
@@ -80,7 +80,8 @@ for (const n of levels) {
 }
 
 // Worst case for memory: max_concurrent calls at once of the heaviest inputs the limits allow: documents of
-// 190,000 characters of unique unspaced text, and a merge of a 5 MB PDF of 2,400 dense pages.
+// 190,000 characters of unique unspaced text and a merge of a 5 MB PDF of 2,400 dense pages, then the
+// largest images.
 const worst = await server();
 const dense = await PDFDocument.create();
 const helvetica = await dense.embedFont(StandardFonts.Helvetica);
@@ -95,7 +96,15 @@ const worstCalls = await Promise.all([
   worst.orchestrator.call("pdf__merge_pdfs", { attachments: [{ artifact_id: denseId, pages: "1-1000" }] }),
   ...Array.from({ length: maxConcurrent - 1 }, () => worst.orchestrator.call("pdf__create_pdf_document", unique)),
 ]);
-const worstCase = { peakRssMiB: worst.peakRss(), wallMs: performance.now() - worstStarted, ok: worstCalls.every((c) => c.ok) };
+// Then, in the same process (its heap grown), the largest images: ~5 MB opaque PNGs and a 4 MP one with alpha.
+const bigPng = worst.orchestrator.vault.store("user-1", "big.png", "image/png", noisePng(1250, 1350)).artifactId;
+const alphaPng = worst.orchestrator.vault.store("user-1", "alpha.png", "image/png", encodePng({ width: 2000, height: 2000, colorType: 6, bitDepth: 8, filtered: true })).artifactId;
+const withImage = (id: string) => ({ title: "Image", sections: [{ heading: "H", content: [{ type: "image", attachment_index: 0 }] }], attachments: [{ artifact_id: id }] });
+const imageCalls = await Promise.all([
+  ...Array.from({ length: maxConcurrent - 1 }, () => worst.orchestrator.call("pdf__create_pdf_document", withImage(bigPng))),
+  worst.orchestrator.call("pdf__create_pdf_document", withImage(alphaPng)),
+]);
+const worstCase = { peakRssMiB: worst.peakRss(), wallMs: performance.now() - worstStarted, ok: [...worstCalls, ...imageCalls].every((c) => c.ok) };
 await worst.stop();
 
 console.log(`pdf bench (production entrypoint, ${env.MALLOC_ARENA_MAX ? `MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX}, ` : ""}median of ${ROUNDS}, through the orchestrator double incl. download)`);
@@ -104,7 +113,7 @@ console.log(`  letter: ${letter.pages} page, ${(letter.bytes / 1024).toFixed(0)}
 console.log(`  peak RSS: idle ${idleRss} MiB, after ${ROUNDS * 2 + 2} sequential renders ${sequentialRss} MiB`);
 console.log("  reports called at once | peak RSS MiB | wall ms");
 for (const c of concurrent) console.log(`  ${String(c.n).padStart(22)} | ${String(c.peakRssMiB).padStart(12)} | ${fmt(c.wallMs).padStart(7)}${c.n === maxConcurrent ? "  <- max_concurrent" : ""}`);
-console.log(`  worst case (merge of a 5 MB dense PDF + ${maxConcurrent - 1} documents of 190,000 unique characters at once): peak RSS ${worstCase.peakRssMiB} MiB, ${fmt(worstCase.wallMs)} ms${worstCase.ok ? "" : ", A CALL FAILED"}`);
+console.log(`  worst case (merge of a 5 MB dense PDF + ${maxConcurrent - 1} documents of 190,000 unique characters at once, then ${maxConcurrent - 1} documents with a 5 MB PNG + 1 with a 4 MP RGBA PNG at once): peak RSS ${worstCase.peakRssMiB} MiB, ${fmt(worstCase.wallMs)} ms${worstCase.ok ? "" : ", A CALL FAILED"}`);
 
 const atMax = concurrent.find((c) => c.n === maxConcurrent)!;
 const goals = [
