@@ -23,6 +23,13 @@ describe("sniffImage", () => {
     expect(sniffImage(Buffer.concat([Buffer.from([0xff, 0xd8]), dht, sof2, Buffer.alloc(8)]))).toEqual({ format: "jpeg", width: 32, height: 16 });
   });
 
+  it("flags a JPEG PDF can't show (12-bit samples, two components)", () => {
+    const sof = (bits: number, components: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xc1, 0x00, 0x0b, bits, 0x00, 0x10, 0x00, 0x20, components, 0x01]), Buffer.alloc(8)]);
+    expect(sniffImage(sof(8, 3))).toEqual({ format: "jpeg", width: 32, height: 16 });
+    expect(sniffImage(sof(12, 3))).toMatchObject({ unsupported: true });
+    expect(sniffImage(sof(8, 2))).toMatchObject({ unsupported: true });
+  });
+
   it("says undefined for anything else, including truncated files", () => {
     expect(sniffImage(Buffer.from("GIF89a"))).toBeUndefined();
     expect(sniffImage(Buffer.from([0xff, 0xd8, 0xff]))).toBeUndefined();

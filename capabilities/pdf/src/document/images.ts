@@ -16,7 +16,7 @@ export interface LoadedImage {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Reads the pixel size from a PNG or JPEG header, or undefined when the bytes are neither. */
-export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes" | "png"> | undefined {
+export function sniffImage(bytes: Buffer): (Omit<LoadedImage, "bytes" | "png"> & { unsupported?: true }) | undefined {
   if (bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.toString("latin1", 12, 16) === "IHDR") {
     return { format: "png", width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
   }
@@ -31,7 +31,12 @@ export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes" | "png"> | 
       }
       const length = bytes.readUInt16BE(at + 2);
       const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-      if (isFrame) return { format: "jpeg", height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+      if (isFrame) {
+        if (at + 9 >= bytes.length) return undefined;
+        // PDF's DCTDecode takes 8-bit samples in 1 (grey), 3 (YCbCr/RGB) or 4 (CMYK) components.
+        const supported = bytes[at + 4] === 8 && [1, 3, 4].includes(bytes[at + 9]!);
+        return { format: "jpeg", height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7), ...(supported ? {} : { unsupported: true }) };
+      }
       at += 2 + length;
     }
   }
@@ -116,6 +121,7 @@ async function check(bytes: Buffer, what: string, signal: AbortSignal): Promise<
   const info = sniffImage(bytes);
   if (!info) throw new ToolError(`${what}: is not a PNG or JPEG image; convert it to one of those`);
   if (info.width === 0 || info.height === 0) throw new ToolError(`${what}: the image has no pixels`);
+  if (info.unsupported) throw new ToolError(`${what}: the JPEG uses a sample depth or colour layout PDF can't show; save it again as an ordinary 8-bit JPEG or as PNG`);
   const pixels = info.width * info.height;
   const size = `${info.width}×${info.height} pixels`;
   if (pixels > PDF_LIMITS.maxImagePixels) {
@@ -140,7 +146,7 @@ async function check(bytes: Buffer, what: string, signal: AbortSignal): Promise<
     await checkPngPixels(png, signal).catch((err: unknown) => {
       throw damaged(err);
     });
-    return { bytes, ...info, png };
+    return { bytes, format: info.format, width: info.width, height: info.height, png };
   }
-  return { bytes, ...info };
+  return { bytes, format: info.format, width: info.width, height: info.height };
 }
