@@ -1,4 +1,6 @@
 import { defineCapability } from "@selu-catalogue/kit";
+import { missingGlyphs } from "./document/glyph-coverage.js";
+import { fonts } from "./render/fonts.js";
 import { createPdfDocument } from "./tools/create-document.js";
 import { extractPdfText, mergePdfsTool } from "./tools/read-tools.js";
 
@@ -9,5 +11,12 @@ export default defineCapability({
     create_pdf_document: createPdfDocument,
     extract_pdf_text: extractPdfText,
     merge_pdfs: mergePdfsTool,
+  },
+  // Ready only once the fonts load and cover what we promise: an image built without them fails here,
+  // at start-up, rather than on the first document.
+  ready() {
+    for (const [face, font] of Object.entries(fonts())) {
+      if (missingGlyphs("Aäß Ωω Жж €", font).length > 0) throw new Error(`the ${face} font lacks Latin, Greek or Cyrillic glyphs`);
+    }
   },
 });

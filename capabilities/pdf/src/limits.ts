@@ -4,8 +4,13 @@ export const PDF_LIMITS = {
   maxPages: 200,
   /** Images in one document (attachments and URLs together). */
   maxImages: 20,
-  /** Pixels of one image (width × height); larger images cost too much memory to embed. */
+  /** Pixels of one image (width × height). */
   maxImagePixels: 16_000_000,
+  /**
+   * Pixels of a PNG that pdfkit decodes in memory (alpha channel, palette transparency, interlacing):
+   * it holds about 8 bytes a pixel while splitting the alpha channel.
+   */
+  maxDecodedImagePixels: 4_000_000,
   /** Sections of one document. */
   maxSections: 100,
   /** Blocks in one section. */
@@ -13,7 +18,7 @@ export const PDF_LIMITS = {
   /** Characters of one paragraph, quote or code block. */
   maxBlockChars: 20_000,
   /** Characters of all text in one document. */
-  maxDocumentChars: 400_000,
+  maxDocumentChars: 200_000,
   /** Items of one list, nested items included. */
   maxListItems: 500,
   /** Nesting depth of lists (1 = no nested items). */
@@ -33,4 +38,6 @@ export const PDF_LIMITS = {
   /** Characters extract_pdf_text returns by default and at most (Selu truncates results past ~48 KiB). */
   defaultExtractChars: 20_000,
   maxExtractChars: 40_000,
+  /** Bytes of extracted text as JSON (UTF-8, escapes included): Greek or Cyrillic take two bytes a letter. */
+  maxExtractJsonBytes: 40_000,
 } as const;

@@ -1,10 +1,11 @@
 import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { loadManifest } from "@selu-catalogue/manifest";
 import { CapabilityClient } from "@selu-catalogue/proto";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { peakRssMiB } from "@selu-catalogue/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
-import { gradientPng } from "./fixtures/png.js";
+import { encodePng, gradientPng, noisePng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
 import { pdfInfo, pdfText } from "./support/poppler.js";
 
@@ -52,6 +53,44 @@ describe("concurrent calls", () => {
     const largeDone = Date.now();
     expect(largeResult.ok).toBe(true);
     expect(smallDone - started).toBeLessThan(largeDone - started);
+  }, 60_000);
+});
+
+describe("heavy work at once", () => {
+  it("merges and reads a PDF of 1,000 dense pages while reports render, within the memory limit", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let i = 0; i < 1_000; i++) {
+      const page = doc.addPage([400, 600]);
+      for (let l = 0; l < 40; l++) page.drawText(`Page ${i + 1} line ${l} with some words to make it longer`, { x: 10, y: 580 - l * 14, size: 10, font });
+    }
+    const dense = pdf.file(Buffer.from(await doc.save({ useObjectStreams: false })), "dense.pdf", "application/pdf");
+    const chart = pdf.file(gradientPng(800, 400), "chart.png", "image/png");
+    const [merged, extracted, ...reports] = await Promise.all([
+      pdf.ok("merge_pdfs", { attachments: [{ artifact_id: dense, pages: "1-600" }, { artifact_id: dense, pages: "601-" }] }),
+      pdf.ok("extract_pdf_text", { attachments: [{ artifact_id: dense }], pages: "990-1000" }),
+      ...Array.from({ length: 2 }, () => pdf.ok("create_pdf_document", sampleReport({ attachments: [{ artifact_id: chart }] }))),
+    ]);
+    expect(merged.pages).toBe(1_000);
+    expect((extracted.pages as { text: string }[])[0]!.text).toContain("Page 990 line 0");
+    for (const report of reports) expect(report.ok).toBe(true);
+    expect(peakRssMiB(pdf.proc.child.pid!)).toBeLessThan(manifest!.resources.max_memory_mb);
+  }, 60_000);
+});
+
+describe("largest images", () => {
+  it("renders max_concurrent documents with the largest images allowed at once, within the memory limit", async () => {
+    const big = pdf.file(noisePng(1250, 1350), "big.png", "image/png"); // about 5 MB, opaque
+    const alpha = pdf.file(encodePng({ width: 2000, height: 2000, colorType: 6, bitDepth: 8, filtered: true }), "alpha.png", "image/png"); // 4 MP with alpha
+    const withImage = (id: string) => ({ title: "Image", sections: [{ heading: "H", content: [{ type: "image", attachment_index: 0 }] }], attachments: [{ artifact_id: id }] });
+    const results = await Promise.all([
+      ...Array.from({ length: maxConcurrent - 1 }, () => pdf.ok("create_pdf_document", withImage(big))),
+      pdf.ok("create_pdf_document", withImage(alpha)),
+    ]);
+    for (const result of results) expect(result.ok).toBe(true);
+    const peak = peakRssMiB(pdf.proc.child.pid!);
+    console.log(`peak RSS after the largest images (the process having merged and rendered before): ${peak} MiB`);
+    expect(peak).toBeLessThan(manifest!.resources.max_memory_mb);
   }, 60_000);
 });
 

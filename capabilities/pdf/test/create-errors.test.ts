@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makePng, noisePng } from "./fixtures/png.js";
+import { randomBytes } from "node:crypto";
+import { deflateSync } from "node:zlib";
+import { encodePng, makePng, noisePng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
 import { flat, pdfInfo, pdfText } from "./support/poppler.js";
 
@@ -32,6 +34,20 @@ describe("Unicode", () => {
     const decomposed = "Cafe\u0301 Zu\u0308rich";
     const result = await pdf.ok("create_pdf_document", doc([decomposed]));
     expect(pdfText(pdf.bytes(result))).toContain("Café Zürich");
+  });
+
+  it("keeps look-alike letters apart in the text layer (Latin c, Cyrillic с and Greek ο share glyphs in DejaVu)", async () => {
+    const mixed = "coco сосо οοο c A А Α";
+    const result = await pdf.ok("create_pdf_document", doc([mixed, `**${mixed}**`]));
+    const text = pdfText(pdf.bytes(result));
+    expect(text).toContain(mixed);
+    expect(text.match(/coco сосо οοο c A А Α/g)).toHaveLength(2);
+  });
+
+  it("keeps the letter c searchable after a document with ç embedded its glyph as a component", async () => {
+    await pdf.ok("create_pdf_document", doc(["glaçons"]));
+    const result = await pdf.ok("create_pdf_document", doc(["Zürich"]));
+    expect(pdfText(pdf.bytes(result))).toContain("Zürich");
   });
 
   it("refuses text the fonts can't show, naming the characters and the field", async () => {
@@ -91,14 +107,30 @@ describe("bad input", () => {
     expect(error).toBe("attachments[0] (a.gif, used by sections[0].content[0]): is not a PNG or JPEG image; convert it to one of those");
   });
 
-  it("refuses a PNG whose pixels could not be decoded", async () => {
+  it("refuses a PNG with damaged data, naming the file", async () => {
     const png = makePng(4, 4, () => [0, 0, 0]);
     png.writeUInt32BE(0xdeadbeef, png.indexOf("IDAT") + 8); // corrupt the compressed data
     const id = pdf.file(png, "broken.png", "image/png");
-    const result = await pdf.call("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
-    // pdfkit copies an opaque PNG's data as is; a viewer would show garbage, but the call must not crash the server.
-    if (!result.ok) expect(result.error).toMatch(/sections\[0\]\.content\[0\]: the image could not be decoded/);
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    expect(error).toBe("attachments[0] (broken.png, used by sections[0].content[0]): the PNG is damaged (the IDAT chunk's checksum is wrong); save it again or convert it to JPEG");
+  });
+
+  it("refuses a transparent PNG with a bad row filter, which pdfkit's decoder would throw on outside any try, and keeps serving", async () => {
+    const rows = Buffer.alloc((1 + 4 * 4) * 4);
+    rows[17] = 105;
+    const id = pdf.file(encodePng({ width: 4, height: 4, colorType: 6, bitDepth: 8, idat: deflateSync(rows) }), "alpha.png", "image/png");
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    expect(error).toMatch(/the PNG is damaged \(row data has an invalid filter type 105\)/);
+    expect(pdf.proc.child.exitCode).toBeNull();
     expect((await pdf.ok("create_pdf_document", doc(["still serving"]))).ok).toBe(true);
+  });
+
+  it("refuses a PNG decompression bomb quickly", async () => {
+    const id = pdf.file(encodePng({ width: 1, height: 1, colorType: 6, bitDepth: 8, idat: deflateSync(Buffer.alloc(200 * 1024 * 1024)) }), "bomb.png", "image/png");
+    const started = Date.now();
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] });
+    expect(error).toMatch(/the PNG is damaged \(the pixel data is longer than the image\)/);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 });
 
@@ -133,22 +165,58 @@ describe("limits", () => {
     expect(error).toBe("attachments[0] (huge.png, used by sections[0].content[0]): the image is 5000×4000 pixels, more than the limit of 16 megapixels; scale it down");
   });
 
-  it("refuses an output over the 5 MiB file limit", async () => {
-    // Noise does not compress: two 1100×1100 RGB PNGs are about 3.5 MiB each.
-    const noise = () => noisePng(1100, 1100);
-    const attachments = [{ artifact_id: pdf.file(noise(), "n1.png", "image/png") }, { artifact_id: pdf.file(noise(), "n2.png", "image/png") }];
-    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }, { type: "image", attachment_index: 1 }]), attachments });
-    expect(error).toBe("the PDF would be larger than the 5 MiB limit for a file; use fewer or smaller images, or split the document");
+  it("refuses a transparent PNG over 4 megapixels before decoding it", async () => {
+    const png = encodePng({ width: 2500, height: 1700, colorType: 6, bitDepth: 8, idat: deflateSync(Buffer.alloc(16)) });
+    const id = pdf.file(png, "big-alpha.png", "image/png");
+    expect(await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] })).toBe(
+      "attachments[0] (big-alpha.png, used by sections[0].content[0]): the image is 2500×1700 pixels with transparency or interlacing, more than the limit of 4 megapixels for such PNGs; scale it down or save it without transparency",
+    );
   });
 
-  it("refuses more than 400,000 characters of text", async () => {
-    const paragraph = "x".repeat(20_000);
-    const error = await pdf.fails("create_pdf_document", { title: "T", sections: Array.from({ length: 21 }, () => ({ heading: "H", content: [paragraph] })) });
-    expect(error).toBe("the document has more than 400,000 characters of text; split it into several documents");
+  it("refuses an output over the 5 MiB file limit", async () => {
+    // Two noise PNGs of about 2.6 MB each stay under the 5 MiB the images may add up to; pdfkit embeds
+    // them as they are, and 24 blocks of random text (about 0.14 MB compressed) push the PDF over the cap.
+    const files = [noisePng(1000, 865), noisePng(1000, 865)];
+    expect(files[0]!.length + files[1]!.length).toBeLessThan(5 * 1024 * 1024 - 20_000);
+    const attachments = files.map((png, i) => ({ artifact_id: pdf.file(png, `n${i}.png`, "image/png") }));
+    const text = Array.from({ length: 24 }, () => ({ type: "code", text: randomBytes(6_000).toString("base64") }));
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }, { type: "image", attachment_index: 1 }, ...text]), attachments });
+    expect(error).toBe("the PDF would be larger than the 5 MiB limit for a file; use fewer or smaller images, or split the document");
+  }, 20_000);
+
+  it("stops loading images once they add up to more than the 5 MiB the PDF may have", async () => {
+    const noise = () => noisePng(1100, 1100); // about 3.5 MiB each
+    const attachments = [{ artifact_id: pdf.file(noise(), "n1.png", "image/png") }, { artifact_id: pdf.file(noise(), "n2.png", "image/png") }];
+    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }, { type: "image", attachment_index: 1 }]), attachments });
+    expect(error).toBe("sections[0].content[1]: the images add up to more than 5 MiB, the limit for the whole PDF; use fewer or smaller images");
   });
+
+  it("refuses more than 200,000 characters of text", async () => {
+    const paragraph = "x".repeat(20_000);
+    const error = await pdf.fails("create_pdf_document", { title: "T", sections: Array.from({ length: 11 }, () => ({ heading: "H", content: [paragraph] })) });
+    expect(error).toBe("the document has more than 200,000 characters of text; split it into several documents");
+  });
+
+  it("renders 190,000 characters of unique unspaced text (base64) within its memory", async () => {
+    // pdfkit caches the layout of every distinct word: unbounded, this took about 0.75 KB a character.
+    const text = Array.from({ length: 19 }, () => ({ type: "code", text: randomBytes(7_500).toString("base64") }));
+    const result = await pdf.ok("create_pdf_document", doc(text));
+    expect(result.pages).toBeGreaterThan(30);
+    expect(pdf.proc.child.exitCode).toBeNull();
+  }, 30_000);
 
   it("refuses a paragraph over 20,000 characters by its schema bound", async () => {
     expect(await pdf.fails("create_pdf_document", doc(["x".repeat(20_001)]))).toMatch(/sections\[0\]\.content\[0\]/);
+  });
+
+  it("refuses a list of more than 500 items, nested ones included", async () => {
+    const items = Array.from({ length: 250 }, (_, i) => ({ text: `item ${i}`, items: [`sub ${i}`] })).concat([{ text: "one more", items: ["too many"] }]);
+    expect(await pdf.fails("create_pdf_document", doc([{ type: "list", items }]))).toBe("sections[0].content[0].items: a list has at most 500 items, nested ones included");
+  });
+
+  it("refuses an attached image over the 5 MiB file limit while it is uploaded", async () => {
+    const id = pdf.file(Buffer.alloc(5 * 1024 * 1024 + 1), "big.png", "image/png");
+    expect(await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] })).toMatch(/^attachment upload failed: .*larger than .*5 MiB/);
   });
 
   it("refuses a table row taller than a page", async () => {

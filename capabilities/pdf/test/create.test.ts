@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
-import { gradientPng } from "./fixtures/png.js";
+import { encodePng, gradientPng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
-import { flat, pageJpeg, pagePng, pdfFonts, pdfImages, pdfInfo, pdfPageTexts, pdfText, qpdfCheck } from "./support/poppler.js";
+import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, qpdfCheck } from "./support/poppler.js";
 
 // create_pdf_document end to end: the production entrypoint behind the orchestrator double, every file
 // checked with poppler and qpdf rather than with the libraries that wrote it.
@@ -107,7 +107,7 @@ describe("a sample report", () => {
   });
 
   it("embeds each image once (PNG and JPEG), however often it is used", () => {
-    const images = pdfImages(report.bytes);
+    const images = pdfImages(report.bytes).filter((i) => i.type === "image");
     const sizes = new Set(images.map((i) => `${i.width}x${i.height}`));
     expect(sizes).toEqual(new Set(["640x320", `${photo.readUInt16BE(photo.indexOf(Buffer.from([0xff, 0xc0])) + 7)}x${photo.readUInt16BE(photo.indexOf(Buffer.from([0xff, 0xc0])) + 5)}`]));
     expect(images.some((i) => i.enc === "jpeg")).toBe(true);
@@ -149,6 +149,64 @@ describe("tables", () => {
   });
 });
 
+describe("images", () => {
+  it("embeds PNGs of every kind: transparency as a soft mask, palettes, grey, 16-bit, interlaced", async () => {
+    const kinds = [
+      encodePng({ width: 40, height: 20, colorType: 6, bitDepth: 8 }),
+      encodePng({ width: 41, height: 20, colorType: 4, bitDepth: 16 }),
+      encodePng({ width: 42, height: 20, colorType: 3, bitDepth: 8, transparency: true }),
+      encodePng({ width: 43, height: 20, colorType: 0, bitDepth: 1 }),
+      encodePng({ width: 44, height: 20, colorType: 2, bitDepth: 16 }),
+      encodePng({ width: 45, height: 20, colorType: 2, bitDepth: 8, interlaced: true }),
+    ];
+    const attachments = kinds.map((png, i) => ({ artifact_id: pdf.file(png, `k${i}.png`, "image/png") }));
+    const { bytes } = await create({ title: "PNGs", sections: [{ heading: "All kinds", content: kinds.map((_, i) => ({ type: "image", attachment_index: i, width: 0.2 })) }], attachments });
+    const images = pdfImages(bytes);
+    expect(images.filter((i) => i.type === "image").map((i) => i.width)).toEqual([40, 41, 42, 43, 44, 45]);
+    // RGBA and grey+alpha carry their alpha as a soft mask; the palette's tRNS too.
+    expect(images.filter((i) => i.type === "smask").map((i) => i.width)).toEqual([40, 41, 42]);
+    expect(qpdfCheck(bytes).ok).toBe(true);
+  });
+});
+
+describe("image pixels", () => {
+  // Each sample a function of its position and channel; 16-bit samples carry it in their high byte.
+  const sample = (x: number, y: number, k: number) => (x * 37 + y * 11 + k * 60) & 255;
+  const kinds: [string, Parameters<typeof encodePng>[0]][] = [
+    ["RGB", { width: 23, height: 13, colorType: 2, bitDepth: 8 }],
+    ["16-bit RGB", { width: 23, height: 13, colorType: 2, bitDepth: 16 }],
+    ["grey", { width: 23, height: 13, colorType: 0, bitDepth: 8 }],
+    ["RGBA", { width: 23, height: 13, colorType: 6, bitDepth: 8 }],
+    ["16-bit grey with alpha", { width: 23, height: 13, colorType: 4, bitDepth: 16 }],
+    ["interlaced RGB", { width: 23, height: 13, colorType: 2, bitDepth: 8, interlaced: true }],
+    ["interlaced RGBA", { width: 23, height: 13, colorType: 6, bitDepth: 8, interlaced: true }],
+  ];
+  for (const [name, options] of kinds) {
+    it(`come out of the PDF exactly as they went in, every row filter undone: ${name}`, async () => {
+      const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[options.colorType as 0 | 2 | 4 | 6];
+      const png = encodePng({ ...options, filtered: true, pixel: (x, y) => Array.from({ length: channels }, (_, k) => (options.bitDepth === 16 ? sample(x, y, k) * 256 + 7 : sample(x, y, k))) });
+      const id = pdf.file(png, `${name}.png`, "image/png");
+      const { bytes } = await create({ title: "Pixels", sections: [{ heading: name, content: [{ type: "image", attachment_index: 0 }] }], attachments: [{ artifact_id: id }] });
+      const [image, mask] = pdfImagePixels(bytes);
+      const colors = channels === 1 || channels === 2 ? 1 : 3;
+      const expected = Buffer.alloc(options.width * options.height * colors);
+      const expectedAlpha = Buffer.alloc(options.width * options.height);
+      for (let y = 0; y < options.height; y++) {
+        for (let x = 0; x < options.width; x++) {
+          for (let k = 0; k < colors; k++) expected[(y * options.width + x) * colors + k] = sample(x, y, k);
+          expectedAlpha[y * options.width + x] = sample(x, y, colors);
+        }
+      }
+      // pdfimages writes grey images as PPM too (three equal channels): compare grey by its first channel.
+      const grey = (img: { channels: number; pixels: Buffer }) => (img.channels === 3 ? Buffer.from(img.pixels.filter((_, i) => i % 3 === 0)) : img.pixels);
+      expect({ width: image!.width, height: image!.height }).toEqual({ width: options.width, height: options.height });
+      expect((colors === 1 ? grey(image!) : image!.pixels).equals(expected)).toBe(true);
+      if (channels === 2 || channels === 4) expect(grey(mask!).equals(expectedAlpha)).toBe(true);
+      else expect(mask).toBeUndefined();
+    });
+  }
+});
+
 describe("blocks", () => {
   it("keeps code whitespace, numbers nested lists 1. a. i., and shows quotes with their attribution", async () => {
     const { bytes } = await create({
@@ -175,9 +233,28 @@ describe("blocks", () => {
     expect(pages[1]).toContain("After the break.");
   });
 
+  it("drops markdown markers from titles and headings instead of printing them", async () => {
+    const { bytes } = await create({ title: "**Board** report", sections: [{ heading: "*Summary* of `Q3`", content: ["x"] }] });
+    const text = pdfText(bytes);
+    expect(text).toContain("Board report");
+    expect(text).toContain("Summary of Q3");
+    expect(text).not.toMatch(/[*`]/);
+    expect(pdfInfo(bytes).Title).toBe("Board report");
+  });
+
   it("sets Letter landscape pages when asked", async () => {
     const { bytes } = await create({ title: "Wide", page_size: "Letter", orientation: "landscape", sections: [{ heading: "H", content: ["x"] }] });
     expect(pdfInfo(bytes)["Page size"]).toBe("792 x 612 pts (letter)");
+  });
+
+  it("continues a contents list longer than a page on the next page, every entry pointing at its section", async () => {
+    const sections = Array.from({ length: 60 }, (_, s) => ({ heading: `Chapter ${s + 1}`, content: [`Body of chapter ${s + 1}.`] }));
+    const { bytes } = await create({ title: "Many chapters", table_of_contents: true, sections });
+    const layout = pdfPageTexts(bytes, { layout: true });
+    const plain = pdfPageTexts(bytes);
+    const entries = layout.flatMap((page) => [...page.matchAll(/^\s*Chapter (\d+)\s+(\d+)\s*$/gm)].map((m) => [Number(m[1]), Number(m[2])] as const));
+    expect(entries.map(([c]) => c)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    for (const [chapter, page] of entries) expect(plain[page - 1], `chapter ${chapter}`).toContain(`Body of chapter ${chapter}.`);
   });
 
   it("labels pages in the document's language", async () => {

@@ -23,6 +23,10 @@ beforeAll(async () => {
     if (req.url === "/chart.png") return send(200, "image/png", chart);
     if (req.url === "/photo.jpg") return send(200, "image/jpeg", photo);
     if (req.url === "/page.html") return send(200, "text/html", "<html>not an image</html>");
+    if (req.url === "/moved.png") return res.writeHead(302, { location: "/chart.png" }).end();
+    if (req.url === "/to-http.png") return res.writeHead(301, { location: "http://images.example.com/chart.png" }).end();
+    if (req.url === "/to-internal.png") return res.writeHead(307, { location: "https://127.0.0.1/x.png" }).end();
+    if (req.url === "/loop.png") return res.writeHead(302, { location: "/loop.png" }).end();
     if (req.url === "/huge.png") return send(200, "image/png", Buffer.alloc(6 * 1024 * 1024));
     send(404, "text/plain", "not found");
   });
@@ -41,7 +45,7 @@ const withImage = (url: string, extra: unknown[] = []) => ({ title: "Pictures", 
 describe("images from https URLs", () => {
   it("fetches PNG and JPEG images through the egress proxy and embeds them", async () => {
     const result = await pdf.ok("create_pdf_document", withImage("https://images.example.com/chart.png", [{ type: "image", url: "https://images.example.com/photo.jpg" }]));
-    const images = pdfImages(pdf.bytes(result));
+    const images = pdfImages(pdf.bytes(result)).filter((i) => i.type === "image");
     expect(images.map((i) => [i.width, i.height])).toContainEqual([640, 320]);
     expect(images.some((i) => i.enc === "jpeg")).toBe(true);
     const connects = proxy.attempts.filter((a) => a.host === "images.example.com");
@@ -53,6 +57,21 @@ describe("images from https URLs", () => {
     const before = requests.filter((r) => r === "/chart.png").length;
     await pdf.ok("create_pdf_document", withImage("https://images.example.com/chart.png", [{ type: "image", url: "https://images.example.com/chart.png", width: 0.3 }]));
     expect(requests.filter((r) => r === "/chart.png").length - before).toBe(1);
+  });
+
+  it("follows redirects to https URLs", async () => {
+    const result = await pdf.ok("create_pdf_document", withImage("https://images.example.com/moved.png"));
+    expect(pdfImages(pdf.bytes(result)).map((i) => [i.width, i.height])).toContainEqual([640, 320]);
+  });
+
+  it("refuses redirects to plain http, to internal addresses, and endless ones", async () => {
+    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/to-http.png"))).toBe(
+      "sections[0].content[0].url: images.example.com redirects to a non-https URL, which is not fetched",
+    );
+    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/to-internal.png"))).toMatch(/^sections\[0\]\.content\[0\]\.url: refusing to connect to 127\.0\.0\.1/);
+    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/loop.png"))).toBe(
+      "sections[0].content[0].url: more than 3 redirects; give the image's final URL",
+    );
   });
 
   it("names the block and the status when the server answers an error", async () => {

@@ -79,6 +79,17 @@ describe("extract_pdf_text", () => {
     expect(out.pages.map((p) => p.text).slice(-2)).toEqual(["Long page 9", "L"]);
   });
 
+  it("keeps the result under Selu's ~48 KiB by bytes too: Cyrillic takes two bytes a letter", async () => {
+    const cyrillic = "Съешь же ещё этих мягких французских булок, да выпей чаю. ".repeat(60);
+    const created = await pdf.ok("create_pdf_document", { title: "Длинный текст", sections: Array.from({ length: 12 }, (_, s) => ({ heading: `Раздел ${s + 1}`, content: [cyrillic] })) });
+    const outcome = await pdf.call("extract_pdf_text", { attachments: [{ artifact_id: artifactId(created) }], max_chars: 40_000 });
+    if (!outcome.ok) throw new Error(outcome.error);
+    const out = outcome.result as unknown as Extracted;
+    expect(out.truncated).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(outcome.result))).toBeLessThan(48 * 1024);
+    expect(out.pages.map((p) => p.text).join("").length).toBeLessThan(40_000);
+  });
+
   it("refuses a page past the end, naming the range and the page count", async () => {
     const id = pdf.file(await labelledPdf("Short", 2), "short.pdf", "application/pdf");
     expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "1-5" })).toBe("pages: asks for page 5, but the document has 2 pages");
@@ -87,6 +98,17 @@ describe("extract_pdf_text", () => {
   it("refuses a malformed range by its schema", async () => {
     const id = pdf.file(await labelledPdf("X", 1), "x.pdf", "application/pdf");
     expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "first three" })).toMatch(/pages: expected page numbers from 1/);
+  });
+
+  it("reads at most 500 pages of a file per call: a longer range is refused, no range stops there", async () => {
+    const id = pdf.file(await labelledPdf("Many", 501), "many.pdf", "application/pdf");
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "1-501" })).toBe(
+      "pages: asks for 501 pages of attachments[0]; at most 500 are read per call, give a smaller range",
+    );
+    const all = await extract({ attachments: [{ artifact_id: id }] });
+    expect(all.pages).toHaveLength(500);
+    expect(all.truncated).toBe(true);
+    expect((await extract({ attachments: [{ artifact_id: id }], pages: "501" })).pages).toEqual([{ file: 0, page: 501, text: "Many page 501" }]);
   });
 
   it("refuses max_chars over its bound", async () => {
@@ -137,4 +159,10 @@ describe("inputs that are not readable PDFs", () => {
       expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(/^attachments\[0\] \(broken\.pdf\): the PDF is damaged and can't be read/);
     });
   }
+});
+
+describe("the process's output", () => {
+  it("has no warnings from pdf.js about the canvas package left out on purpose", () => {
+    expect(pdf.proc.output()).not.toMatch(/napi-rs\/canvas|Cannot polyfill/);
+  });
 });

@@ -1,5 +1,6 @@
-import { isAbortError, ToolError, type AttachmentArg, type ToolContext } from "@selu-catalogue/kit";
+import { formatBytes, isAbortError, ToolError, type AttachmentArg, type ToolContext } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
+import { BadPng, checkPngPixels, readPngStructure, type PngStructure } from "./png-check.js";
 import type { ImageSource, PreparedDocument } from "./prepare.js";
 
 /** An image ready to embed: its bytes and its size in pixels. */
@@ -8,12 +9,14 @@ export interface LoadedImage {
   format: "png" | "jpeg";
   width: number;
   height: number;
+  /** A PNG's checked chunks, for embedding it without pdfkit's decoder. */
+  png?: PngStructure;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Reads the pixel size from a PNG or JPEG header, or undefined when the bytes are neither. */
-export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes"> | undefined {
+export function sniffImage(bytes: Buffer): (Omit<LoadedImage, "bytes" | "png"> & { unsupported?: true }) | undefined {
   if (bytes.length >= 24 && bytes.subarray(0, 8).equals(PNG_SIGNATURE) && bytes.toString("latin1", 12, 16) === "IHDR") {
     return { format: "png", width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
   }
@@ -28,7 +31,12 @@ export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes"> | undefine
       }
       const length = bytes.readUInt16BE(at + 2);
       const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-      if (isFrame) return { format: "jpeg", height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+      if (isFrame) {
+        if (at + 9 >= bytes.length) return undefined;
+        // PDF's DCTDecode takes 8-bit samples in 1 (grey), 3 (YCbCr/RGB) or 4 (CMYK) components.
+        const supported = bytes[at + 4] === 8 && [1, 3, 4].includes(bytes[at + 9]!);
+        return { format: "jpeg", height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7), ...(supported ? {} : { unsupported: true }) };
+      }
       at += 2 + length;
     }
   }
@@ -38,21 +46,28 @@ export function sniffImage(bytes: Buffer): Omit<LoadedImage, "bytes"> | undefine
 /**
  * Loads every image the document uses, once per source: attachments from the artifact store, URLs through
  * the egress client (Selu's proxy, SSRF guard, response cap). Each is checked to be a PNG or JPEG within
- * the pixel limit before pdfkit decodes it.
+ * the pixel limit before pdfkit decodes it. pdfkit embeds image data mostly as it is, so images larger in
+ * all than the output cap can't make a PDF within it: loading stops as soon as they pass it.
  */
 export async function loadImages(
   doc: PreparedDocument,
   files: readonly AttachmentArg[],
-  ctx: Pick<ToolContext, "artifacts" | "http" | "signal">,
+  ctx: Pick<ToolContext, "artifacts" | "http" | "signal" | "limits">,
 ): Promise<Map<string, LoadedImage>> {
   const images = new Map<string, LoadedImage>();
+  const cap = ctx.limits.maxArtifactBytes;
+  let total = 0;
   for (const section of doc.sections) {
     for (const block of section.blocks) {
       if (block.kind !== "image") continue;
       const key = sourceKey(block.source);
       if (images.has(key)) continue;
       const { bytes, what } = await fetchBytes(block.source, block.field, files, ctx);
-      images.set(key, check(bytes, what));
+      total += bytes.length;
+      if (total > cap) {
+        throw new ToolError(`${block.field}: the images add up to more than ${formatBytes(cap)}, the limit for the whole PDF; use fewer or smaller images`);
+      }
+      images.set(key, await check(bytes, what, ctx.signal));
     }
   }
   return images;
@@ -75,27 +90,63 @@ async function fetchBytes(
     return { bytes: file.bytes(), what: `${at} (${file.filename}, used by ${field})` };
   }
   const what = `${field}.url`;
-  let response;
-  try {
-    response = await ctx.http.request(source.url, { headers: { accept: "image/png, image/jpeg" }, signal: ctx.signal });
-  } catch (err) {
-    if (isAbortError(err) || ctx.signal.aborted) throw err;
-    // EgressError messages are written for the user (refused host, timeout, too large): say which field.
-    throw new ToolError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+  let url = source.url;
+  for (let hop = 0; ; hop++) {
+    let response;
+    try {
+      response = await ctx.http.request(url, { headers: { accept: "image/png, image/jpeg" }, signal: ctx.signal });
+    } catch (err) {
+      if (isAbortError(err) || ctx.signal.aborted) throw err;
+      // EgressError messages are written for the user (refused host, timeout, too large): say which field.
+      throw new ToolError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+    }
+    if (response.status === 200) return { bytes: response.body, what };
+    const location = response.headers.location;
+    if (!REDIRECTS.has(response.status) || typeof location !== "string") {
+      throw new ToolError(`${what}: ${url.host} answered HTTP ${response.status}; check the URL`);
+    }
+    // Each hop is a new request through the same client, so the SSRF guard checks every target.
+    if (hop + 1 >= MAX_REDIRECTS) throw new ToolError(`${what}: more than ${MAX_REDIRECTS - 1} redirects; give the image's final URL`);
+    const next = new URL(location, url);
+    if (next.protocol !== "https:") throw new ToolError(`${what}: ${url.host} redirects to a non-https URL, which is not fetched`);
+    url = next;
   }
-  if (response.status !== 200) throw new ToolError(`${what}: ${source.url.host} answered HTTP ${response.status}; check the URL`);
-  return { bytes: response.body, what };
 }
 
-function check(bytes: Buffer, what: string): LoadedImage {
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Requests per image, the first included. */
+const MAX_REDIRECTS = 4;
+
+async function check(bytes: Buffer, what: string, signal: AbortSignal): Promise<LoadedImage> {
   const info = sniffImage(bytes);
   if (!info) throw new ToolError(`${what}: is not a PNG or JPEG image; convert it to one of those`);
   if (info.width === 0 || info.height === 0) throw new ToolError(`${what}: the image has no pixels`);
+  if (info.unsupported) throw new ToolError(`${what}: the JPEG uses a sample depth or colour layout PDF can't show; save it again as an ordinary 8-bit JPEG or as PNG`);
   const pixels = info.width * info.height;
+  const size = `${info.width}×${info.height} pixels`;
   if (pixels > PDF_LIMITS.maxImagePixels) {
-    throw new ToolError(
-      `${what}: the image is ${info.width}×${info.height} pixels, more than the limit of ${PDF_LIMITS.maxImagePixels / 1e6} megapixels; scale it down`,
-    );
+    throw new ToolError(`${what}: the image is ${size}, more than the limit of ${PDF_LIMITS.maxImagePixels / 1e6} megapixels; scale it down`);
   }
-  return { bytes, ...info };
+  if (info.format === "png") {
+    const damaged = (err: unknown) => {
+      if (!(err instanceof BadPng)) return err;
+      return new ToolError(`${what}: the PNG is damaged (${err.message}); save it again or convert it to JPEG`);
+    };
+    let png: PngStructure;
+    try {
+      png = readPngStructure(bytes);
+    } catch (err) {
+      throw damaged(err);
+    }
+    if (png.decodedInMemory && pixels > PDF_LIMITS.maxDecodedImagePixels) {
+      throw new ToolError(
+        `${what}: the image is ${size} with transparency or interlacing, more than the limit of ${PDF_LIMITS.maxDecodedImagePixels / 1e6} megapixels for such PNGs; scale it down or save it without transparency`,
+      );
+    }
+    await checkPngPixels(png, signal).catch((err: unknown) => {
+      throw damaged(err);
+    });
+    return { bytes, format: info.format, width: info.width, height: info.height, png };
+  }
+  return { bytes, format: info.format, width: info.width, height: info.height };
 }

@@ -2,7 +2,7 @@ import { ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS as L } from "../limits.js";
 import { fontKeyFor, type FontKey } from "../render/fonts.js";
 import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } from "./glyph-coverage.js";
-import { parseInline, type Run } from "./inline.js";
+import { parseInline, plainText, type Run } from "./inline.js";
 import type { Block, CreateDocumentArgs, ListItem } from "./schema.js";
 
 export interface PreparedListItem {
@@ -85,9 +85,12 @@ class Preparer {
     }
   }
 
-  /** Text set in the given faces, without markup. */
+  /**
+   * Text set in one style (titles, headings, captions, header, footer). Models often write markdown there
+   * too ("**Summary**"): the markers are dropped rather than printed.
+   */
   plain(text: string, field: string, faces: FontKey[]): string {
-    const normalised = normalise(text);
+    const normalised = plainText(normalise(text));
     this.count(normalised);
     for (const face of faces) this.#check(normalised, face, field);
     return normalised;
@@ -144,7 +147,9 @@ class Preparer {
         const text = normalise(block.text).replaceAll("\t", "    ").replace(/\n+$/, "");
         this.count(text);
         this.#check(text, "mono", `${field}.text`);
-        return { kind: "code", text, ...(block.language ? { language: this.plain(block.language, `${field}.language`, ["regular"]) } : {}) };
+        const language = block.language ? normalise(block.language) : undefined;
+        if (language) this.#check(language, "regular", `${field}.language`);
+        return { kind: "code", text, ...(language ? { language } : {}) };
       }
       case "image": {
         this.images += 1;

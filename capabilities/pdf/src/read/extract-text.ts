@@ -23,7 +23,21 @@ type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjs: Promise<PdfJs> | undefined;
 
 // pdf.js is large: load it on the first extraction only, so a process that only creates PDFs never pays for it.
-const loadPdfJs = () => (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
+const loadPdfJs = () => (pdfjs ??= importQuietly());
+
+/**
+ * At import pdf.js tries @napi-rs/canvas (left out on purpose, see pnpm-workspace.yaml: we only read text)
+ * and prints a warning about it with console.warn: noise in the logs for something we meant.
+ */
+async function importQuietly(): Promise<PdfJs> {
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    return await import("pdfjs-dist/legacy/build/pdf.mjs");
+  } finally {
+    console.warn = warn;
+  }
+}
 
 /**
  * Extracts the text of the given pages of each PDF with pdf.js (lines as the PDF's text items end them),
@@ -33,6 +47,7 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
   const { getDocument } = await loadPdfJs();
   const result: ExtractResult = { files: [], pages: [], total_pages: 0, truncated: false };
   let budget = maxChars;
+  let bytesLeft: number = PDF_LIMITS.maxExtractJsonBytes;
   for (const [index, input] of inputs.entries()) {
     signal.throwIfAborted();
     // pdf.js takes ownership of the array it is given: hand it a copy, the store keeps the original.
@@ -45,12 +60,14 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
       });
       result.files.push({ filename: input.filename, total_pages: pdf.numPages });
       result.total_pages += pdf.numPages;
-      const wanted = range ? parsePageRanges(range, pdf.numPages, "pages") : [...Array(pdf.numPages).keys()];
+      // Without a range, reading stops at the page limit (and the character cap) with truncated set.
+      const wanted = range ? parsePageRanges(range, pdf.numPages, "pages") : [...Array(Math.min(pdf.numPages, PDF_LIMITS.maxExtractPages)).keys()];
       if (wanted.length > PDF_LIMITS.maxExtractPages) {
         throw new ToolError(`pages: asks for ${wanted.length} pages of ${input.field}; at most ${PDF_LIMITS.maxExtractPages} are read per call, give a smaller range`);
       }
+      if (!range && pdf.numPages > PDF_LIMITS.maxExtractPages) result.truncated = true;
       for (const pageIndex of wanted) {
-        if (budget <= 0) {
+        if (budget <= 0 || bytesLeft <= 0) {
           result.truncated = true;
           break;
         }
@@ -65,7 +82,13 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
           text = text.slice(0, budget);
           result.truncated = true;
         }
+        if (jsonBytes(text) > bytesLeft) {
+          text = cutToJsonBytes(text, bytesLeft);
+          result.truncated = true;
+          bytesLeft = 0;
+        }
         budget -= text.length;
+        bytesLeft -= jsonBytes(text);
         result.pages.push({ file: index, page: pageIndex + 1, text });
       }
     } finally {
@@ -84,4 +107,22 @@ function openError(err: unknown, input: PdfInput): Error {
     return new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
   }
   return err instanceof Error ? err : new Error(String(err));
+}
+
+/** Size of the text inside a JSON result: UTF-8 with escapes (what counts against Selu's ~48 KiB). */
+function jsonBytes(text: string): number {
+  return Buffer.byteLength(JSON.stringify(text)) - 2;
+}
+
+/** The longest start of `text` whose JSON form fits in `max` bytes, never splitting a surrogate pair. */
+function cutToJsonBytes(text: string, max: number): string {
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (jsonBytes(text.slice(0, mid)) <= max) low = mid;
+    else high = mid - 1;
+  }
+  const code = text.charCodeAt(low - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? low - 1 : low);
 }

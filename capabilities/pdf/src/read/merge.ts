@@ -1,5 +1,5 @@
 import { formatBytes, ToolError } from "@selu-catalogue/kit";
-import { PDFDocument } from "pdf-lib";
+import type { PDFDocument } from "pdf-lib";
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { encryptedError, type PdfInput } from "./pdf-input.js";
@@ -15,11 +15,13 @@ export interface MergeInput extends PdfInput {
  * the output size are bounded.
  */
 export async function mergePdfs(inputs: readonly MergeInput[], title: string | undefined, maxBytes: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; pages: number }> {
+  // Loaded on the first merge only: a process that only creates PDFs never holds it.
+  const { PDFDocument } = await import("pdf-lib");
   const merged = await PDFDocument.create();
   let total = 0;
   for (const input of inputs) {
     signal.throwIfAborted();
-    const source = await readPdf(input);
+    const source = await readPdf(PDFDocument, input);
     const count = damagedIfThrows(input, () => source.getPageCount());
     const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`) : [...Array(count).keys()];
     total += indexes.length;
@@ -42,9 +44,9 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
   return { bytes, pages: total };
 }
 
-async function readPdf(input: MergeInput): Promise<PDFDocument> {
+async function readPdf(pdfLib: typeof PDFDocument, input: MergeInput): Promise<PDFDocument> {
   // Loaded even when encrypted, so that encryption is reported as such rather than as damage.
-  const source = await PDFDocument.load(input.bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }).catch((err: unknown) =>
+  const source = await pdfLib.load(input.bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }).catch((err: unknown) =>
     damagedIfThrows(input, () => {
       throw err;
     }),

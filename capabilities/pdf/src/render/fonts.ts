@@ -47,6 +47,13 @@ export function fontInstances(): Readonly<Record<Script, FontSet>> {
       }),
     ) as unknown as FontSet;
   loaded = { latin: set(), greek: set(), cyrillic: set() };
+  // pdfkit treats two fonts with one PostScript name as one font (and then re-opens it on every switch):
+  // name the other scripts' instances apart.
+  for (const script of ["greek", "cyrillic"] as const) {
+    for (const font of Object.values(loaded[script])) {
+      Object.defineProperty(font, "postscriptName", { value: `${font.postscriptName}-${script === "greek" ? "Greek" : "Cyrillic"}` });
+    }
+  }
   return loaded;
 }
 

@@ -31,6 +31,12 @@ export function area(doc: Doc): { left: number; width: number; top: number; bott
   return { left: margins.left, width: width - margins.left - margins.right, top: margins.top, bottom: height - margins.bottom };
 }
 
+/** The index of the page being written (pdfkit's buffered page range counts from 0). */
+export function currentPage(doc: Doc): number {
+  const range = doc.bufferedPageRange();
+  return range.start + range.count - 1;
+}
+
 /** Starts a new page unless `height` points still fit below the current position. */
 export function ensureSpace(doc: Doc, height: number): void {
   const { top, bottom } = area(doc);

@@ -1,14 +1,19 @@
-import { formatBytes, ToolError } from "@selu-catalogue/kit";
+import { ToolError } from "@selu-catalogue/kit";
 import PDFDocument from "pdfkit";
 import { sourceKey, type LoadedImage } from "../document/images.js";
 import type { PreparedBlock, PreparedDocument } from "../document/prepare.js";
 import { openImage, renderImage, type OpenedImage } from "./blocks/image.js";
 import { renderList } from "./blocks/list.js";
 import { renderTable } from "./blocks/table.js";
-import { currentPage, renderCode, renderParagraph, renderQuote } from "./blocks/text-blocks.js";
+import { renderCode, renderParagraph, renderQuote } from "./blocks/text-blocks.js";
 import { fontInstances, fontName, SCRIPTS, type FontKey } from "./fonts.js";
-import { labelsFor, type Labels } from "./labels.js";
-import { area, drawLine, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
+import { destination, fillContents, reserveContents } from "./contents.js";
+import { labelsFor } from "./labels.js";
+import { embeddablePng } from "./png-embed.js";
+import { boundLayoutCaches } from "./layout-cache.js";
+import { collectOutput } from "./output.js";
+import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
+import { writePageFurniture } from "./page-furniture.js";
 
 export interface RenderOptions {
   pageSize: "A4" | "Letter";
@@ -46,7 +51,9 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
     layout: options.orientation,
     margins: STYLE.margin,
     bufferPages: true,
-    font: instances.latin.regular as unknown as string,
+    // No default font: pdfkit would open Helvetica, and a font object given here is registered under its
+    // PostScript name rather than ours, which makes pdfkit re-open it on every later switch.
+    font: null as unknown as string,
     pdfVersion: "1.7",
     displayTitle: true,
     ...(options.language ? { lang: options.language } : {}),
@@ -64,6 +71,8 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   for (const script of SCRIPTS) {
     for (const [face, font] of Object.entries(instances[script])) doc.registerFont(fontName(face as FontKey, script), font as unknown as string);
   }
+  boundLayoutCaches(doc);
+  doc.font("regular");
 
   const output = collectOutput(doc, options.maxBytes);
   let pages = 1;
@@ -132,7 +141,7 @@ async function renderBlock(
         const loaded = images.get(key);
         if (!loaded) throw new Error(`image ${key} was not loaded`);
         try {
-          image = openImage(doc, loaded.bytes);
+          image = (loaded.png && embeddablePng(loaded.png, `P${opened.size + 1}`)) || openImage(doc, loaded.bytes);
         } catch (err) {
           throw new ToolError(`${block.field}: the image could not be decoded (${err instanceof Error ? err.message : String(err)}); check that the file is a valid PNG or JPEG`, { cause: err });
         }
@@ -162,7 +171,6 @@ function writeTitle(doc: Doc, prepared: PreparedDocument): void {
   doc.y += 14;
 }
 
-const destination = (s: number) => `section-${s + 1}`;
 
 /** Writes a section heading (a link target and an outline entry); returns the page it is on. */
 function writeHeading(doc: Doc, heading: string, s: number): number {
@@ -179,103 +187,3 @@ function writeHeading(doc: Doc, heading: string, s: number): number {
   return page;
 }
 
-interface ContentsSlot {
-  page: number;
-  y: number;
-}
-
-const TOC_LINE = 17;
-
-/** Leaves room for the table of contents (one line per section) and remembers where each line goes. */
-function reserveContents(doc: Doc, prepared: PreparedDocument, labels: Labels): ContentsSlot[] {
-  const { left, width } = area(doc);
-  writeRuns(doc, [runOf(labels.contents, "bold")], { x: left, width, size: STYLE.subtitle });
-  doc.y += 6;
-  const slots = prepared.sections.map(() => {
-    ensureSpace(doc, TOC_LINE);
-    const slot = { page: currentPage(doc), y: doc.y };
-    doc.y += TOC_LINE;
-    return slot;
-  });
-  doc.addPage();
-  return slots;
-}
-
-/** Writes each section's heading and page number into the reserved lines, linked to the section. */
-function fillContents(doc: Doc, prepared: PreparedDocument, slots: readonly ContentsSlot[], pageOf: readonly number[]): void {
-  if (slots.length === 0) return;
-  slots.forEach((slot, s) => {
-    doc.switchToPage(slot.page);
-    const { left, width } = area(doc);
-    const goTo = destination(s);
-    const numberWidth = drawLine(doc, String(pageOf[s]! + 1), "regular", left + width, slot.y, { size: STYLE.body, alignRight: true, goTo });
-    const headingWidth = drawLine(doc, prepared.sections[s]!.heading, "regular", left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, goTo });
-    const dotsY = slot.y + doc.currentLineHeight(true) * 0.72;
-    doc.save().moveTo(left + headingWidth + 6, dotsY).lineTo(left + width - numberWidth - 6, dotsY)
-      .lineWidth(0.6).dash(0.6, { space: 2.4 }).strokeColor(STYLE.muted).stroke().undash().restore();
-  });
-}
-
-/** Header (from page 2), footer text and "Page n of N" on every page, drawn in the margins. */
-function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNumbers: boolean, labels: Labels): void {
-  const range = doc.bufferedPageRange();
-  for (let i = range.start; i < range.start + range.count; i++) {
-    doc.switchToPage(i);
-    const { left, width } = area(doc);
-    const margins = doc.page.margins;
-    // Writing into the margins would otherwise make pdfkit start a new page.
-    doc.page.margins = { ...margins, top: 0, bottom: 0 };
-    const style = { size: STYLE.small, color: STYLE.muted };
-    const lineHeight = doc.font("regular").fontSize(STYLE.small).currentLineHeight(true);
-    const footerY = doc.page.height - margins.bottom + 22;
-    const numberWidth = pageNumbers ? drawLine(doc, labels.page(i + 1, range.count), "regular", left + width, footerY, { ...style, alignRight: true }) : 0;
-    if (prepared.footer) drawLine(doc, prepared.footer, "regular", left, footerY, { ...style, maxWidth: width - numberWidth - 16 });
-    if (prepared.header && i > range.start) {
-      const headerY = margins.top - 30;
-      drawLine(doc, prepared.header, "regular", left, headerY, { ...style, maxWidth: width });
-      doc.save().moveTo(left, headerY + lineHeight + 3).lineTo(left + width, headerY + lineHeight + 3).lineWidth(0.5).strokeColor(STYLE.rule).stroke().restore();
-    }
-    doc.page.margins = margins;
-  }
-  doc.fillColor(STYLE.text);
-}
-
-/**
- * Gathers pdfkit's output, refusing it as soon as it passes `maxBytes` (checked between blocks while
- * rendering, and on every chunk once the document is finished).
- */
-function collectOutput(doc: Doc, maxBytes: number) {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let over = false;
-  const tooLarge = () =>
-    new ToolError(`the PDF would be larger than the ${formatBytes(maxBytes)} limit for a file; use fewer or smaller images, or split the document`);
-  let settle: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | undefined;
-  const done = new Promise<Buffer>((resolve, reject) => (settle = { resolve, reject }));
-  done.catch(() => {});
-  doc.on("data", (chunk: Buffer) => {
-    if (over) return;
-    size += chunk.length;
-    if (size > maxBytes) {
-      over = true;
-      chunks.length = 0;
-      settle?.reject(tooLarge());
-      return;
-    }
-    chunks.push(chunk);
-  });
-  doc.on("end", () => (over ? undefined : settle?.resolve(Buffer.concat(chunks, size))));
-  doc.on("error", (err: unknown) => settle?.reject(err));
-  return {
-    done,
-    check() {
-      if (over) throw tooLarge();
-    },
-    abandon() {
-      chunks.length = 0;
-      over = true;
-    },
-  };
-}
-
-export type { FontKey };

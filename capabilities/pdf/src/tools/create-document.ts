@@ -1,10 +1,11 @@
-import { tool } from "@selu-catalogue/kit";
+import { tool, type ToolContext } from "@selu-catalogue/kit";
 import { loadImages } from "../document/images.js";
-import { prepareDocument } from "../document/prepare.js";
-import { createDocumentInput } from "../document/schema.js";
+import { prepareDocument, type PreparedDocument } from "../document/prepare.js";
+import { createDocumentInput, type CreateDocumentArgs } from "../document/schema.js";
 import { PDF_LIMITS } from "../limits.js";
 import { fonts } from "../render/fonts.js";
 import { renderDocument } from "../render/render-document.js";
+import { workSlots } from "../work-slots.js";
 
 /** create_pdf_document: the document model in, one PDF artifact out. */
 export const createPdfDocument = tool({
@@ -18,29 +19,36 @@ export const createPdfDocument = tool({
   terminalOnSuccess: true,
   async run(args, ctx) {
     const prepared = prepareDocument(args, fonts());
-    const images = await loadImages(prepared, args.attachments ?? [], ctx);
-    const { bytes, pages } = await renderDocument(prepared, images, {
-      pageSize: args.page_size ?? "A4",
-      orientation: args.orientation ?? "portrait",
-      language: args.language,
-      tableOfContents: args.table_of_contents ?? false,
-      pageNumbers: args.page_numbers ?? true,
-      metadata: {
-        title: prepared.title,
-        author: args.author,
-        subject: args.subject,
-        keywords: args.keywords,
-        creationDate: args.creation_date ? new Date(args.creation_date) : new Date(),
-      },
-      maxPages: PDF_LIMITS.maxPages,
-      maxBytes: ctx.limits.maxArtifactBytes,
-      signal: ctx.signal,
-    });
+    // The slot is taken before the images are loaded: waiting calls then hold their arguments only.
+    const release = await workSlots.acquire(ctx.signal);
+    const { bytes, pages } = await loadAndRender(prepared, args, ctx).finally(release);
     const filename = args.filename ?? filenameFrom(args.title);
     const artifact = await ctx.artifacts.put(bytes, { filename, mimeType: "application/pdf" });
     return { ok: true, artifact, pages, size_bytes: bytes.length };
   },
 });
+
+/** Loads the document's images (attachments, URLs) and renders it. */
+async function loadAndRender(prepared: PreparedDocument, args: CreateDocumentArgs, ctx: ToolContext) {
+  const images = await loadImages(prepared, args.attachments ?? [], ctx);
+  return renderDocument(prepared, images, {
+    pageSize: args.page_size ?? "A4",
+    orientation: args.orientation ?? "portrait",
+    language: args.language,
+    tableOfContents: args.table_of_contents ?? false,
+    pageNumbers: args.page_numbers ?? true,
+    metadata: {
+      title: prepared.title,
+      author: args.author,
+      subject: args.subject,
+      keywords: args.keywords,
+      creationDate: args.creation_date ? new Date(args.creation_date) : new Date(),
+    },
+    maxPages: PDF_LIMITS.maxPages,
+    maxBytes: ctx.limits.maxArtifactBytes,
+    signal: ctx.signal,
+  });
+}
 
 /** "Q3 Report: Zürich" → "q3-report-zurich.pdf". */
 export function filenameFrom(title: string): string {

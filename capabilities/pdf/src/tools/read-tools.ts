@@ -6,6 +6,7 @@ import { extractText } from "../read/extract-text.js";
 import { mergePdfs, type MergeInput } from "../read/merge.js";
 import { PAGE_RANGES_HELP, PAGE_RANGES_PATTERN } from "../read/page-ranges.js";
 import { readPdfAttachment } from "../read/pdf-input.js";
+import { workSlots } from "../work-slots.js";
 
 const pageRanges = z.string().max(200).regex(PAGE_RANGES_PATTERN, `expected ${PAGE_RANGES_HELP}`);
 
@@ -29,7 +30,12 @@ export const extractPdfText = tool({
   policy: "allow",
   async run(args, ctx) {
     const inputs = args.attachments.map((a, i) => readPdfAttachment(a, i, ctx));
-    return { ...(await extractText(inputs, args.pages, args.max_chars ?? L.defaultExtractChars, ctx.signal)) };
+    const release = await workSlots.acquire(ctx.signal, 2);
+    try {
+      return { ...(await extractText(inputs, args.pages, args.max_chars ?? L.defaultExtractChars, ctx.signal)) };
+    } finally {
+      release();
+    }
   },
 });
 
@@ -72,7 +78,8 @@ export const mergePdfsTool = tool({
       }
       return { ...readPdfAttachment(a, i, ctx), pages };
     });
-    const { bytes, pages } = await mergePdfs(inputs, args.title, ctx.limits.maxArtifactBytes, ctx.signal);
+    const release = await workSlots.acquire(ctx.signal, 2);
+    const { bytes, pages } = await mergePdfs(inputs, args.title, ctx.limits.maxArtifactBytes, ctx.signal).finally(release);
     const artifact = await ctx.artifacts.put(bytes, { filename: args.filename ?? "merged.pdf", mimeType: "application/pdf" });
     return { ok: true, artifact, pages, size_bytes: bytes.byteLength };
   },

@@ -1,7 +1,7 @@
 // An independent reader for generated PDFs: poppler-utils and qpdf (scripts/install-test-deps.sh), not
 // the libraries that wrote them, so a test sees what a person's PDF viewer would.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -53,7 +53,7 @@ export function pdfInfo(pdf: Uint8Array): Record<string, string> {
   });
 }
 
-/** The images embedded in the PDF, as pdfimages -list reports them. */
+/** The images (type "image") and their soft masks (type "smask") in the PDF, as pdfimages -list reports them. */
 export function pdfImages(pdf: Uint8Array): { page: number; width: number; height: number; type: string; enc: string }[] {
   return withFile(pdf, (path) => {
     const out = execFileSync("pdfimages", ["-list", path], { encoding: "utf8" });
@@ -62,7 +62,7 @@ export function pdfImages(pdf: Uint8Array): { page: number; width: number; heigh
       .slice(2)
       .filter((l) => l.trim())
       .map((l) => l.trim().split(/\s+/))
-      .filter((f) => f[2] === "image")
+      .filter((f) => f[2] === "image" || f[2] === "smask")
       .map((f) => ({ page: Number(f[0]), width: Number(f[3]), height: Number(f[4]), type: f[2]!, enc: f[8]! }));
   });
 }
@@ -108,5 +108,22 @@ export function pageJpeg(pdf: Uint8Array, dpi = 40): Buffer {
   return withFile(pdf, (path, dir) => {
     execFileSync("pdftoppm", ["-jpeg", "-r", String(dpi), "-f", "1", "-l", "1", "-singlefile", path, join(dir, "page")]);
     return readFileSync(join(dir, "page.jpg"));
+  });
+}
+
+/** The pixels of each image (and soft mask) in the PDF, as pdfimages writes them raw: PPM (RGB) or PGM (grey). */
+export function pdfImagePixels(pdf: Uint8Array): { width: number; height: number; channels: number; pixels: Buffer }[] {
+  return withFile(pdf, (path, dir) => {
+    execFileSync("pdfimages", [path, join(dir, "img")]);
+    return readdirSync(dir)
+      .filter((f) => f.startsWith("img-"))
+      .sort()
+      .map((f) => {
+        const file = readFileSync(join(dir, f));
+        const [magic, width, height, , ...rest] = file.toString("latin1").split(/\s+/, 4).concat([""]);
+        const header = `${magic}\n${width} ${height}\n255\n`;
+        void rest;
+        return { width: Number(width), height: Number(height), channels: magic === "P6" ? 3 : 1, pixels: file.subarray(header.length) };
+      });
   });
 }

@@ -1,5 +1,5 @@
 import type { Run } from "../../document/inline.js";
-import { area, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
+import { area, currentPage, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 
 /** A paragraph: flowing runs over the text width, breaking across pages as needed. */
 export function renderParagraph(doc: Doc, runs: readonly Run[]): void {
@@ -37,35 +37,38 @@ const CODE_PAD = 6;
 export function renderCode(doc: Doc, text: string, language: string | undefined): void {
   const { left, width } = area(doc);
   const inner = width - 2 * CODE_PAD;
+  // Monospace: every character is as wide as "M", so lines are cut here at the last column that fits.
+  // pdfkit would otherwise break a long unspaced line (minified code, base64) by measuring ever shorter
+  // prefixes, caching each one: slow, and hundreds of MB for a long block.
   doc.font("mono").fontSize(STYLE.code);
-  const lineHeight = (line: string) => doc.heightOfString(line || " ", { width: inner, lineGap: 1 });
-  const lines = text.split("\n").map((line) => ({ line, height: lineHeight(line) }));
+  const columns = Math.max(1, Math.floor(inner / doc.widthOfString("M")));
+  const lineHeight = doc.currentLineHeight(true) + 1;
+  const lines = text.split("\n").flatMap((line) => cutAt(line, columns));
   if (language) {
-    ensureSpace(doc, 12 + lines[0]!.height + 2 * CODE_PAD);
+    ensureSpace(doc, 12 + lineHeight + 2 * CODE_PAD);
     writeRuns(doc, [runOf(language, "regular")], { x: left, width, size: STYLE.small, color: STYLE.muted });
     doc.y += 1;
   }
-  let i = 0;
-  while (i < lines.length) {
-    ensureSpace(doc, lines[i]!.height + 2 * CODE_PAD);
-    const { bottom } = area(doc);
-    let chunkHeight = 0;
-    let end = i;
-    while (end < lines.length && doc.y + 2 * CODE_PAD + chunkHeight + lines[end]!.height <= bottom) chunkHeight += lines[end++]!.height;
-    if (end === i) chunkHeight += lines[end++]!.height; // one line taller than a page: let it flow
+  for (let i = 0; i < lines.length; ) {
+    ensureSpace(doc, lineHeight + 2 * CODE_PAD);
+    const fit = Math.max(1, Math.floor((area(doc).bottom - doc.y - 2 * CODE_PAD) / lineHeight));
+    const chunk = lines.slice(i, i + fit);
     const boxTop = doc.y;
-    doc.save().rect(left, boxTop, width, chunkHeight + 2 * CODE_PAD).fill(STYLE.fill).restore();
+    const boxHeight = chunk.length * lineHeight + 2 * CODE_PAD;
+    doc.save().rect(left, boxTop, width, boxHeight).fill(STYLE.fill).restore();
     doc.y = boxTop + CODE_PAD;
-    const chunk = lines.slice(i, end).map((l) => l.line || " ").join("\n");
-    writeRuns(doc, [runOf(chunk, "mono")], { x: left + CODE_PAD, width: inner, size: STYLE.code, codeSize: STYLE.code, codeColor: STYLE.text, lineGap: 1 });
-    doc.y = boxTop + chunkHeight + 2 * CODE_PAD;
-    i = end;
+    writeRuns(doc, [runOf(chunk.map((l) => l || " ").join("\n"), "mono")], { x: left + CODE_PAD, width: inner + 1, size: STYLE.code, codeSize: STYLE.code, codeColor: STYLE.text, lineGap: 1 });
+    doc.y = boxTop + boxHeight;
+    i += chunk.length;
   }
   doc.y += STYLE.paragraphGap;
 }
 
-/** The index of the page being written (pdfkit's buffered page range counts from 0). */
-export function currentPage(doc: Doc): number {
-  const range = doc.bufferedPageRange();
-  return range.start + range.count - 1;
+/** A line cut into pieces of at most `columns` characters (code points, so no pair is split). */
+function cutAt(line: string, columns: number): string[] {
+  const chars = Array.from(line);
+  if (chars.length <= columns) return [line];
+  const pieces: string[] = [];
+  for (let at = 0; at < chars.length; at += columns) pieces.push(chars.slice(at, at + columns).join(""));
+  return pieces;
 }

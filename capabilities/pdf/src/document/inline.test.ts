@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { parseInline, plainText } from "./inline.js";
+
+const run = (text: string, style: Partial<{ bold: boolean; italic: boolean; code: boolean; link: string }> = {}) => ({ text, bold: false, italic: false, code: false, ...style });
+
+describe("parseInline", () => {
+  it("reads bold, italic, code and links", () => {
+    expect(parseInline("a **b** *c* `d` [e](https://x.org/p?q=1)")).toEqual([
+      run("a "), run("b", { bold: true }), run(" "), run("c", { italic: true }), run(" "), run("d", { code: true }), run(" "), run("e", { link: "https://x.org/p?q=1" }),
+    ]);
+  });
+
+  it("nests italic inside bold", () => {
+    expect(parseInline("**bold *both***")).toEqual([run("bold ", { bold: true }), run("both", { bold: true, italic: true })]);
+  });
+
+  it("keeps a lone or spaced asterisk as text (2 * 3 * 4)", () => {
+    expect(parseInline("2 * 3 * 4 and a * star")).toEqual([run("2 * 3 * 4 and a * star")]);
+    expect(parseInline("**unclosed")).toEqual([run("**unclosed")]);
+  });
+
+  it("keeps markup inside code as text", () => {
+    expect(parseInline("`**not bold**`")).toEqual([run("**not bold**", { code: true })]);
+  });
+
+  it("unescapes backslashed markers", () => {
+    expect(parseInline("\\*literal\\* and \\`tick\\`")).toEqual([run("*literal* and `tick`")]);
+  });
+
+  it("accepts only https, http and mailto links, leaving others as text", () => {
+    expect(parseInline("[x](javascript:alert(1))")).toEqual([run("[x](javascript:alert(1))")]);
+    expect(parseInline("[mail](mailto:a@b.org)")[0]).toEqual(run("mail", { link: "mailto:a@b.org" }));
+  });
+
+  it("gives the plain text for measuring", () => {
+    expect(plainText("**a** [b](https://c.d) `e`")).toBe("a b e");
+  });
+});

@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+import { parsePageRanges } from "./page-ranges.js";
+
+describe("parsePageRanges", () => {
+  it("reads single pages, ranges and open ranges in the order written", () => {
+    expect(parsePageRanges("3, 1-2, 9-", 10, "pages")).toEqual([2, 0, 1, 8, 9]);
+  });
+
+  it("keeps repeated pages", () => {
+    expect(parsePageRanges("1,1", 3, "pages")).toEqual([0, 0]);
+  });
+
+  it("refuses page 0, backwards ranges, pages past the end and words, naming the field", () => {
+    expect(() => parsePageRanges("0", 3, "pages")).toThrow("pages: pages are numbered from 1");
+    expect(() => parsePageRanges("3-1", 3, "attachments[1].pages")).toThrow("attachments[1].pages: 3-1 runs backwards");
+    expect(() => parsePageRanges("2-4", 3, "pages")).toThrow("pages: asks for page 4, but the document has 3 pages");
+    expect(() => parsePageRanges("all", 3, "pages")).toThrow(/pages: "all" is not a page range/);
+  });
+});

@@ -1,0 +1,40 @@
+import type { Doc } from "./page.js";
+
+/** Words whose layout each font of a document keeps; past this the cache starts afresh. */
+const MAX_CACHED_WORDS = 2_000;
+
+/**
+ * Bounds pdfkit's per-font cache of laid-out words. pdfkit keeps every distinct word's glyph run for the
+ * whole document: fine for prose, whose words repeat, but text of unique "words" (base64, hashes,
+ * minified code) costs about 0.75 KB a character, so 120,000 such characters took 90 MB of heap. Without
+ * the cache prose renders four to five times slower; a bounded one keeps both.
+ *
+ * pdfkit creates a font's cache when the font is first selected, so `doc.font` is wrapped to replace it.
+ */
+export function boundLayoutCaches(doc: Doc): void {
+  const bounded = new WeakSet<object>();
+  const select = doc.font.bind(doc) as (...args: unknown[]) => Doc;
+  (doc as { font: (...args: unknown[]) => Doc }).font = (...args: unknown[]) => {
+    select(...args);
+    const font = (doc as unknown as { _font?: { layoutCache?: object } })._font;
+    if (font?.layoutCache && !bounded.has(font)) {
+      font.layoutCache = boundedCache(MAX_CACHED_WORDS);
+      bounded.add(font);
+    }
+    return doc;
+  };
+}
+
+/** An object pdfkit can read and write like its plain cache, holding at most `max` entries. */
+function boundedCache(max: number): object {
+  let entries = new Map<string, unknown>();
+  return new Proxy(Object.create(null) as object, {
+    get: (_target, key) => (typeof key === "string" ? entries.get(key) : undefined),
+    set(_target, key, value) {
+      if (typeof key !== "string") return false;
+      if (entries.size >= max) entries = new Map();
+      entries.set(key, value);
+      return true;
+    },
+  });
+}
