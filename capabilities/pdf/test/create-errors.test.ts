@@ -77,11 +77,11 @@ describe("Unicode", () => {
 describe("bad input", () => {
   const cases: [string, Record<string, unknown>, RegExp | string][] = [
     ["no sections", { title: "T", sections: [] }, /sections: .*>=1/],
-    ["an unknown block type", doc([{ type: "chart", data: [] }]), "sections[0].content[0]: type: expected paragraph, list, table, quote, code, image or page_break"],
-    ["a misspelt block field", doc([{ type: "paragraph", txt: "x" }]), "sections[0].content[0]: text: is required (expected string)"],
-    ["a list item of the wrong type", doc([{ type: "list", items: ["a", 3] }]), "sections[0].content[0]: items[1]: expected a string or {text, items}"],
+    ["an unknown block type", doc([{ type: "chart", data: [] }]), "sections[0].content[0].type: expected paragraph, list, table, quote, code, image or page_break"],
+    ["a misspelt block field", doc([{ type: "paragraph", txt: "x" }]), "sections[0].content[0].text: is required (expected string)"],
+    ["a list item of the wrong type", doc([{ type: "list", items: ["a", 3] }]), "sections[0].content[0].items[1]: expected a string or {text, items}"],
     ["a row with too few cells", doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }], rows: [["1", "2"], ["3"]] }]), /sections\[0\]\.content\[0\]\.rows\[1\]: has 1 cells, the table has 2 columns/],
-    ["lists nested too deep", doc([{ type: "list", items: [{ text: "1", items: [{ text: "2", items: [{ text: "3", items: [{ text: "4", items: ["5"] }] }] }] }] }]), "sections[0].content[0]: items[0].items[0].items[0].items[0]: expected a string: lists nest at most 4 levels deep"],
+    ["lists nested too deep", doc([{ type: "list", items: [{ text: "1", items: [{ text: "2", items: [{ text: "3", items: [{ text: "4", items: ["5"] }] }] }] }] }]), "sections[0].content[0].items[0].items[0].items[0].items[0]: expected a string: lists nest at most 4 levels deep"],
     ["an image with neither source", doc([{ type: "image" }]), /sections\[0\]\.content\[0\]: give exactly one of attachment_index .* or url/],
     ["an image with both sources", doc([{ type: "image", attachment_index: 0, url: "https://example.com/a.png" }]), /give exactly one/],
     ["an attachment index without attachments", doc([{ type: "image", attachment_index: 0 }]), /sections\[0\]\.content\[0\]\.attachment_index: is 0, but no files are attached/],

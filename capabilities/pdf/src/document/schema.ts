@@ -1,4 +1,4 @@
-import { attachments, formatPath } from "@selu-catalogue/kit";
+import { attachments } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { PDF_LIMITS as L } from "../limits.js";
 
@@ -10,31 +10,11 @@ const INLINE = "Inline markup: **bold**, *italic*, `code`, [text](https://link)"
 const inlineText = (max: number, what: string) => z.string().min(1).max(max).describe(`${what}. ${INLINE}`);
 
 /**
- * The error of a `string | object` union. zod only says "Invalid input"; when the model sent an object it
- * meant the object form, so report the deepest problem of that branch, with its path.
+ * The message of a `string | object` union the value fits neither branch of. When it fits one, the kit
+ * reports that branch's own problem at its full path instead.
  */
 function explainUnion(expected: string) {
-  return (issue: z.core.$ZodRawIssue): string | undefined => {
-    if (issue.code !== "invalid_union") return undefined;
-    if (typeof issue.input !== "object" || issue.input === null) return expected;
-    const found = deepest(issue as unknown as z.core.$ZodIssue, []);
-    if (!found) return expected;
-    return found.path.length > 0 ? `${formatPath(found.path)}: ${found.message}` : found.message;
-  };
-}
-
-function deepest(issue: z.core.$ZodIssue, path: PropertyKey[]): { path: PropertyKey[]; message: string } | undefined {
-  if (issue.code !== "invalid_union") {
-    const missing = issue.code === "invalid_type" && /received undefined$/.test(issue.message);
-    return { path, message: missing ? `is required (expected ${issue.expected})` : issue.message.replace(/^Invalid input: /, "") };
-  }
-  // The branch the input was meant for: the one that got past the type check at its root.
-  const branches = issue.errors.filter((b) => b.length > 0);
-  const meant = branches.find((b) => !(b[0]!.code === "invalid_type" && b[0]!.path.length === 0));
-  // No branch took the input's type: the union's own message (from its explainUnion) says what fits.
-  if (!meant) return path.length > 0 ? { path, message: issue.message } : undefined;
-  const first = meant[0]!;
-  return deepest(first, [...path, ...first.path]);
+  return (issue: z.core.$ZodRawIssue): string | undefined => (issue.code === "invalid_union" ? expected : undefined);
 }
 
 const paragraph = z.object({
