@@ -1,4 +1,4 @@
-import { advertiseAs, attachments, tool, ToolError } from "@selu-catalogue/kit";
+import { attachments, tool } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { pdfFilename } from "../document/schema.js";
 import { PDF_LIMITS as L } from "../limits.js";
@@ -39,21 +39,12 @@ export const extractPdfText = tool({
   },
 });
 
-const mergeFiles = attachments({ description: "PDF files to merge, in order", min: 1, max: L.maxInputPdfs });
 // Selu keeps the other keys of an attachment element, so each file can carry its own page ranges.
-advertiseAs(mergeFiles, {
-  type: "array",
+const mergeFiles = attachments({
   description: "PDF files to merge, in order; each may name the pages to take",
-  minItems: 1,
-  maxItems: L.maxInputPdfs,
-  items: {
-    type: "object",
-    properties: {
-      artifact_id: { type: "string", description: "An artifact_id from an earlier tool result" },
-      pages: { type: "string", description: `Pages to take from this file: ${PAGE_RANGES_HELP} (default: all)` },
-    },
-    required: ["artifact_id"],
-  },
+  min: 1,
+  max: L.maxInputPdfs,
+  fields: { pages: pageRanges.optional().describe(`Pages to take from this file: ${PAGE_RANGES_HELP} (default: all)`) },
 });
 
 /** merge_pdfs: attached PDFs (or some of their pages) joined into one PDF artifact. */
@@ -71,13 +62,7 @@ export const mergePdfsTool = tool({
   policy: "allow",
   terminalOnSuccess: true,
   async run(args, ctx) {
-    const inputs: MergeInput[] = args.attachments.map((a, i) => {
-      const pages = a.pages;
-      if (pages !== undefined && (typeof pages !== "string" || !PAGE_RANGES_PATTERN.test(pages))) {
-        throw new ToolError(`attachments[${i}].pages: expected ${PAGE_RANGES_HELP}`);
-      }
-      return { ...readPdfAttachment(a, i, ctx), pages };
-    });
+    const inputs: MergeInput[] = args.attachments.map((a, i) => ({ ...readPdfAttachment(a, i, ctx), pages: a.pages }));
     const release = await workSlots.acquire(ctx.signal, 2);
     const { bytes, pages } = await mergePdfs(inputs, args.title, ctx.limits.maxArtifactBytes, ctx.signal).finally(release);
     const artifact = await ctx.artifacts.put(bytes, { filename: args.filename ?? "merged.pdf", mimeType: "application/pdf" });

@@ -1,31 +1,42 @@
 import { z } from "zod";
 import { advertiseAs } from "../json-schema.js";
 
-export interface AttachmentsOptions {
+export interface AttachmentsOptions<F extends z.ZodRawShape = Record<never, never>> {
   /** Tells the model which files fit, e.g. "PDF files to merge, in order". */
   description: string;
   min?: number;
   max?: number;
+  /**
+   * Keys each element may carry besides `artifact_id`, e.g. `{ pages: z.string().optional() }` for the
+   * pages to take from each file. Selu keeps them through its rewrite; they are advertised, validated
+   * and typed like any argument.
+   */
+  fields?: F;
 }
 
 const MISSING_UPLOAD =
   "has no capability_artifact_id: the file was not uploaded by the orchestrator; pass an artifact_id from an earlier tool result";
 
+const ARTIFACT_ID_PROPERTY = { type: "string", description: "An artifact_id from an earlier tool result" };
+
 /**
- * The `attachments` argument of a tool that takes files. The model is shown `[{artifact_id}]`;
+ * The `attachments` argument of a tool that takes files. The model is shown `[{artifact_id, ...fields}]`;
  * the tool receives what Selu rewrites each element to: `capability_artifact_id`, `filename`,
- * `mime_type`, `size_bytes` (other keys kept).
+ * `mime_type`, `size_bytes`, and the element's other keys.
  */
-export function attachments(options: AttachmentsOptions) {
+export function attachments<F extends z.ZodRawShape = Record<never, never>>(options: AttachmentsOptions<F>) {
+  const fields = (options.fields ?? {}) as F;
   const element = z.looseObject({
     capability_artifact_id: z.string({ error: MISSING_UPLOAD }).min(1, MISSING_UPLOAD),
     filename: z.string().optional(),
     mime_type: z.string().optional(),
     size_bytes: z.number().int().nonnegative().optional(),
+    ...fields,
   });
   let list = z.array(element);
   if (options.min !== undefined) list = list.min(options.min, `expected at least ${options.min} attachment(s)`);
   if (options.max !== undefined) list = list.max(options.max, `expected at most ${options.max} attachments`);
+  const extra = advertisedFields(fields);
   return advertiseAs(list, {
     type: "array",
     description: options.description,
@@ -33,8 +44,18 @@ export function attachments(options: AttachmentsOptions) {
     ...(options.max !== undefined ? { maxItems: options.max } : {}),
     items: {
       type: "object",
-      properties: { artifact_id: { type: "string", description: "An artifact_id from an earlier tool result" } },
-      required: ["artifact_id"],
+      properties: { artifact_id: ARTIFACT_ID_PROPERTY, ...extra.properties },
+      required: ["artifact_id", ...extra.required],
     },
   });
+}
+
+/** The JSON Schema of the extra fields, converted as tool inputs are (draft-07, input side). */
+function advertisedFields(fields: z.ZodRawShape): { properties: Record<string, unknown>; required: string[] } {
+  if (Object.keys(fields).length === 0) return { properties: {}, required: [] };
+  const json = z.toJSONSchema(z.object(fields), { target: "draft-07", io: "input", unrepresentable: "throw", reused: "inline" }) as {
+    properties?: Record<string, unknown>;
+    required?: string[];
+  };
+  return { properties: json.properties ?? {}, required: json.required ?? [] };
 }
