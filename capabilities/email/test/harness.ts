@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "@selu-catalogue/manifest";
-import { Orchestrator, type ManifestView } from "@selu-catalogue/testkit/orchestrator";
+import { connectCapability, invokeCapability, Orchestrator, type ManifestView } from "@selu-catalogue/testkit/orchestrator";
 import { sandboxCommand } from "@selu-catalogue/testkit/container";
 import { startCapabilityProcess, type CapabilityProcess } from "@selu-catalogue/testkit/process";
 import { startEgressProxy, type EgressProxy } from "@selu-catalogue/testkit/proxy";
@@ -110,21 +110,14 @@ export async function fails(orchestrator: Orchestrator, tool: string, args: Reco
  * the orchestrator double would refuse first (an element that already has capability_artifact_id).
  */
 export async function invokeDirect(world: MailWorld, tool: string, args: unknown, options: { deadlineMs?: number; config?: Record<string, string> } = {}) {
-  const { credentials: grpcCredentials, Metadata } = await import("@grpc/grpc-js");
-  const { CapabilityClient } = await import("@selu-catalogue/proto");
-  const client = new CapabilityClient(world.proc.address, grpcCredentials.createInsecure());
+  const client = connectCapability(world.proc.address);
   try {
-    return await new Promise<{ error: string; result: unknown }>((resolve, reject) =>
-      client.invoke(
-        {
-          toolName: tool, argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from(JSON.stringify(options.config ?? CREDENTIALS)),
-          sessionId: "direct", capabilityId: "email", threadId: "",
-        },
-        new Metadata(),
-        { deadline: Date.now() + (options.deadlineMs ?? 30_000) },
-        (err, res) => (err ? reject(err) : resolve({ error: res!.error, result: res!.error ? undefined : JSON.parse(res!.resultJson.toString()) })),
-      ),
-    );
+    const request = {
+      toolName: tool, argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from(JSON.stringify(options.config ?? CREDENTIALS)),
+      sessionId: "direct", capabilityId: "email", threadId: "",
+    };
+    const res = await invokeCapability(client, request, { deadlineMs: options.deadlineMs ?? 30_000 });
+    return { error: res.error, result: res.error ? undefined : (JSON.parse(res.resultJson.toString()) as unknown) };
   } finally {
     client.close();
   }

@@ -1,8 +1,7 @@
-import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { status, type ServiceError } from "@grpc/grpc-js";
 import { loadManifest } from "@selu-catalogue/manifest";
-import { CapabilityClient } from "@selu-catalogue/proto";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { peakRssMiB } from "@selu-catalogue/testkit";
+import { connectCapability, invokeCapability, peakRssMiB } from "@selu-catalogue/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
 import { encodePng, gradientPng, noisePng } from "./fixtures/png.js";
@@ -12,10 +11,10 @@ import { pdfInfo, pdfText } from "./support/poppler.js";
 // Several calls at once in one shared container, and calls stopped by their deadline.
 const logs: string[] = [];
 let pdf: PdfHarness;
-let client: CapabilityClient;
+let client: ReturnType<typeof connectCapability>;
 beforeAll(async () => {
   pdf = await startPdf({ LOG_LEVEL: "debug" }, (line) => logs.push(line));
-  client = new CapabilityClient(pdf.proc.address, credentials.createInsecure());
+  client = connectCapability(pdf.proc.address);
 }, 30_000);
 afterAll(async () => {
   client?.close();
@@ -97,14 +96,8 @@ describe("largest images", () => {
 describe("cancellation", () => {
   it("stops a render when the call's deadline passes, and keeps serving", async () => {
     const args = { title: "Huge", sections: Array.from({ length: 20 }, (_, s) => ({ heading: `S${s}`, content: [figuresTable(180, s)] })) };
-    const err = await new Promise<ServiceError | undefined>((resolve) =>
-      client.invoke(
-        { toolName: "create_pdf_document", argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from("{}"), sessionId: "s", capabilityId: "pdf", threadId: "" },
-        new Metadata(),
-        { deadline: Date.now() + 300 },
-        (e) => resolve(e ?? undefined),
-      ),
-    );
+    const request = { toolName: "create_pdf_document", argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from("{}"), sessionId: "s", capabilityId: "pdf", threadId: "" };
+    const err = await invokeCapability(client, request, { deadlineMs: 300 }).then(() => undefined, (e: ServiceError) => e);
     expect(err?.code).toBe(status.DEADLINE_EXCEEDED);
     const cancelled = await waitFor(() => logs.map((l) => JSON.parse(l) as { msg?: string; error?: string; ms?: number }).find((l) => l.msg === "tool call failed" && /cancelled/.test(l.error ?? "")));
     // The render checks the signal between blocks and table rows, so it stops soon after the deadline.

@@ -26,10 +26,28 @@ export function healthcheck(client: CapabilityClient, timeoutMs = 1_000): Promis
   );
 }
 
-export function invoke(client: CapabilityClient, request: InvokeRequest): Promise<InvokeResponse> {
-  return new Promise((resolve, reject) =>
-    client.invoke(request, new Metadata(), deadline(), (err: ServiceError | null, res?: InvokeResponse) => (err ? reject(err) : resolve(res!))),
-  );
+export interface InvokeCallOptions {
+  /** The call's deadline from now, in ms (default Selu's 120 s). */
+  deadlineMs?: number;
+  /** Cancels the call, as Selu does when the user stops a turn. */
+  signal?: AbortSignal;
+}
+
+/**
+ * One Invoke as Selu sends it; rejects with the grpc-js ServiceError on DEADLINE_EXCEEDED, CANCELLED
+ * and other statuses (a tool's own failure comes back in `InvokeResponse.error`).
+ */
+export function invoke(client: CapabilityClient, request: InvokeRequest, options: InvokeCallOptions = {}): Promise<InvokeResponse> {
+  return new Promise((resolve, reject) => {
+    const call = client.invoke(request, new Metadata(), deadline(options.deadlineMs), (err: ServiceError | null, res?: InvokeResponse) => {
+      options.signal?.removeEventListener("abort", cancel);
+      if (err) reject(err);
+      else resolve(res!);
+    });
+    const cancel = () => call.cancel();
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener("abort", cancel, { once: true });
+  });
 }
 
 /** Uploads as Selu does: 256 KiB chunks, filename/MIME on the first only, an empty file as one empty chunk. */
