@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCatalogueWorld, type CatalogueWorld } from "./src/catalogue-world.ts";
-import { emailMarineBiologyReport, readReceivedPdf, type ReportSent } from "./src/scenarios.ts";
+import { call, emailMarineBiologyReport, readReceivedPdf, type ArtifactSeen, type ReportSent } from "./src/scenarios.ts";
 import { inboxSeed, TIDE_TABLE_LINES, TIDE_TABLE_PDF, TIDE_TABLE_SUBJECT } from "./src/seed.ts";
 
 let world: CatalogueWorld;
@@ -70,5 +70,38 @@ describe("the reverse: a received attachment goes to email__get_attachment, then
     const pages = flow.extracted.pages as { text: string }[];
     expect(pages).toHaveLength(1);
     for (const line of TIDE_TABLE_LINES) expect(pages[0]!.text).toContain(line);
+  });
+});
+
+describe("artifacts from two capabilities combined: merge a received PDF with part of a new one and send the result on", () => {
+  it("keeps each attachment's extra keys (pages) through the orchestrator's rewrite and delivers the merged PDF", async () => {
+    const received = await readReceivedPdf(world, TIDE_TABLE_SUBJECT);
+    const notes = await call(world.orchestrator, "pdf__create_pdf_document", {
+      title: "Dive notes",
+      sections: [{ heading: "Plan", content: [{ type: "paragraph", text: "Draft plan, superseded." }, { type: "page_break" }, { type: "paragraph", text: "Final plan: descend at 09:00." }] }],
+    });
+    expect(notes.pages).toBe(2);
+    const merged = await call(world.orchestrator, "pdf__merge_pdfs", {
+      attachments: [{ artifact_id: received.attachment.artifact_id }, { artifact_id: (notes.artifact as ArtifactSeen).artifact_id, pages: "2" }],
+      filename: "dive-pack.pdf",
+    });
+    expect(merged).toMatchObject({ ok: true, pages: 2, artifact: { filename: "dive-pack.pdf", mime_type: "application/pdf" } });
+    const artifact = merged.artifact as ArtifactSeen;
+    const before = world.smtp.messages.length;
+    await call(world.orchestrator, "email__send_email", {
+      to: ["bob@example.com"],
+      subject: "Dive pack",
+      text: "Tide table and the final plan, in one file.",
+      attachments: [{ artifact_id: artifact.artifact_id }],
+    });
+    const [mail] = (await world.smtp.waitForMessages(before + 1, 10_000)).slice(before);
+    expect(mail!.envelope.to).toEqual(["bob@example.com"]);
+    const pdf = mail!.attachments[0]!.content;
+    expect(pdf.equals(world.orchestrator.vault.get(artifact.artifact_id)!.bytes)).toBe(true);
+    const text = pdftotext(pdf);
+    // The received PDF first, then only page 2 of the notes: order and page range survived the rewrite.
+    expect(text.indexOf(TIDE_TABLE_LINES[0]!)).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf("Final plan: descend at 09:00.")).toBeGreaterThan(text.indexOf(TIDE_TABLE_LINES[0]!));
+    expect(text).not.toContain("Draft plan");
   });
 });
