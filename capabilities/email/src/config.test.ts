@@ -20,7 +20,15 @@ describe("readSmtpSettings", () => {
 });
 
 describe("readImapSettings", () => {
-  it("defaults to port 993", () => expect(readImapSettings({ IMAP_HOST: "IMAP.Example.com" })).toEqual({ host: "imap.example.com", port: 993 }));
+  it("defaults to implicit TLS on port 993", () =>
+    expect(readImapSettings({ IMAP_HOST: "IMAP.Example.com" })).toEqual({ host: "imap.example.com", port: 993, security: "tls" }));
+
+  it("uses STARTTLS on port 143 unless told otherwise, and never clear text", () => {
+    expect(readImapSettings({ IMAP_HOST: "imap.example.com", IMAP_PORT: "143" })).toMatchObject({ port: 143, security: "starttls" });
+    expect(readImapSettings({ IMAP_HOST: "imap.example.com", IMAP_PORT: "1143", IMAP_SECURITY: "STARTTLS" })).toMatchObject({ security: "starttls" });
+    expect(readImapSettings({ IMAP_HOST: "imap.example.com", IMAP_PORT: "143", IMAP_SECURITY: "tls" })).toMatchObject({ security: "tls" });
+    expect(() => readImapSettings({ IMAP_HOST: "imap.example.com", IMAP_SECURITY: "none" })).toThrow(/IMAP_SECURITY must be "starttls" or "tls"/);
+  });
 });
 
 describe("readSender", () => {

@@ -12,6 +12,11 @@ export interface SmtpSettings extends ServerAddress {
   security: "starttls" | "tls";
 }
 
+export interface ImapSettings extends ServerAddress {
+  /** `tls`: TLS from the first byte (port 993); `starttls`: plain greeting, then STARTTLS, required. */
+  security: "starttls" | "tls";
+}
+
 /** The account as the tools use it, parsed once per call from the credentials. */
 export interface MailAccount {
   username: string;
@@ -26,18 +31,27 @@ export function readAccount(values: Values): MailAccount {
   return { username: need(values, "EMAIL_USERNAME"), password: need(values, "EMAIL_PASSWORD") };
 }
 
-export function readImapSettings(values: Values): ServerAddress {
-  return { host: host(values, "IMAP_HOST"), port: port(values, "IMAP_PORT", 993) };
+export function readImapSettings(values: Values): ImapSettings {
+  const imapPort = port(values, "IMAP_PORT", 993);
+  // Port 143 is IMAP's plain port: without a setting, STARTTLS there, implicit TLS everywhere else.
+  const security = readSecurity(values, "IMAP_SECURITY", 993) ?? (imapPort === 143 ? "starttls" : "tls");
+  return { host: host(values, "IMAP_HOST"), port: imapPort, security };
 }
 
 export function readSmtpSettings(values: Values): SmtpSettings {
   const smtpPort = port(values, "SMTP_PORT", 587);
-  const raw = values.SMTP_SECURITY?.trim().toLowerCase();
-  if (raw && raw !== "starttls" && raw !== "tls") {
-    throw new ToolError(`credential SMTP_SECURITY must be "starttls" or "tls" (implicit TLS, port 465); fix it in Selu's credentials`);
-  }
-  const security = raw === "starttls" || raw === "tls" ? raw : smtpPort === 465 ? "tls" : "starttls";
+  const security = readSecurity(values, "SMTP_SECURITY", 465) ?? (smtpPort === 465 ? "tls" : "starttls");
   return { host: host(values, "SMTP_HOST"), port: smtpPort, security };
+}
+
+/** SMTP_SECURITY / IMAP_SECURITY when set: "starttls" or "tls". Clear text is never an option. */
+function readSecurity(values: Values, name: string, implicitPort: number): "starttls" | "tls" | undefined {
+  const raw = values[name]?.trim().toLowerCase();
+  if (!raw) return undefined;
+  if (raw !== "starttls" && raw !== "tls") {
+    throw new ToolError(`credential ${name} must be "starttls" or "tls" (implicit TLS, port ${implicitPort}); fix it in Selu's credentials`);
+  }
+  return raw;
 }
 
 /** The From address: EMAIL_FROM_ADDRESS, else the user name when it is an address; and the display name. */

@@ -13,7 +13,12 @@ export const credentials = {
     description: "starttls or tls (implicit TLS); default tls on port 465, else starttls",
   },
   IMAP_HOST: { scope: "user", required: true, description: "IMAP server for reading, e.g. imap.fastmail.com" },
-  IMAP_PORT: { scope: "user", required: false, description: "IMAP port with implicit TLS (default 993)" },
+  IMAP_PORT: { scope: "user", required: false, description: "IMAP port (default 993; 143 for STARTTLS)" },
+  IMAP_SECURITY: {
+    scope: "user",
+    required: false,
+    description: "tls (implicit TLS) or starttls; default starttls on port 143, else tls",
+  },
   EMAIL_USERNAME: { scope: "user", required: true, description: "Login name for SMTP and IMAP, usually the email address" },
   EMAIL_PASSWORD: { scope: "user", required: true, description: "Password or app password for SMTP and IMAP" },
   EMAIL_FROM_ADDRESS: { scope: "user", required: false, description: "Sender address (default: EMAIL_USERNAME)" },

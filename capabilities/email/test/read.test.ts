@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD, USER, fails, invokeDirect, ok, startMailWorld, type MailWorld } from "./harness.js";
 
@@ -248,5 +249,46 @@ describe("IMAP trouble", () => {
   it("says which credential is missing", async () => {
     const { error } = await invokeDirect(world, "list_mailboxes", {}, { config: { EMAIL_USERNAME: USER, EMAIL_PASSWORD: "x" } });
     expect(error).toMatch(/missing credential IMAP_HOST/);
+  });
+});
+
+describe("IMAP with STARTTLS (port 143)", () => {
+  it("reads over STARTTLS when IMAP_PORT is 143, through the egress proxy, with the certificate verified", async () => {
+    world.proxy.map("imap.fastmail.com:143", `${world.imap.host}:${world.imap.starttlsPort}`);
+    const orchestrator = await world.withCredentials({ IMAP_PORT: "143" });
+    const { mailboxes } = await ok(orchestrator, "list_mailboxes", {});
+    expect(mailboxes.find((m: { path: string }) => m.path === "INBOX")).toMatchObject({ messages: 4 });
+  });
+
+  it("refuses a server that does not offer STARTTLS, before sending the password", async () => {
+    const seen: string[] = [];
+    const plain = createServer((socket) => {
+      socket.write("* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] plain only\r\n");
+      socket.on("data", (data: Buffer) => {
+        for (const line of data.toString("latin1").split("\r\n").filter(Boolean)) {
+          seen.push(line);
+          const tag = line.split(" ")[0];
+          if (/ CAPABILITY$/i.test(line)) socket.write(`* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n${tag} OK done\r\n`);
+          else socket.write(`${tag} OK done\r\n`);
+        }
+      });
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => plain.listen(0, "127.0.0.1", resolve));
+    try {
+      world.proxy.map("imap.mailbox.org:143", `127.0.0.1:${(plain.address() as AddressInfo).port}`);
+      const orchestrator = await world.withCredentials({ IMAP_HOST: "imap.mailbox.org", IMAP_PORT: "143" });
+      const error = await fails(orchestrator, "list_mailboxes", {});
+      expect(error).toMatch(/^could not secure the connection to the IMAP server imap\.mailbox\.org:143 with STARTTLS .*the password was not sent/);
+      expect(seen.join("\n")).not.toMatch(/LOGIN|AUTHENTICATE/i);
+      expect(seen.join("\n")).not.toContain(PASSWORD);
+    } finally {
+      plain.close();
+    }
+  });
+
+  it("refuses an IMAP_SECURITY other than tls or starttls", async () => {
+    const orchestrator = await world.withCredentials({ IMAP_SECURITY: "none" });
+    expect(await fails(orchestrator, "list_mailboxes", {})).toMatch(/IMAP_SECURITY must be "starttls" or "tls"/);
   });
 });

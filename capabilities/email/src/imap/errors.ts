@@ -3,6 +3,7 @@ import type { ServerAddress } from "../config.js";
 
 interface ImapFailure {
   authenticationFailed?: boolean;
+  tlsFailed?: boolean;
   responseText?: string;
   responseStatus?: string;
   serverResponseCode?: string;
@@ -35,6 +36,14 @@ export function describeImapError(err: unknown, server: ServerAddress, stage: "l
     return new ToolError(`the IMAP server ${target} refused the request${said}`, { cause: err });
   }
   const code = failure.code ?? "";
+  // STARTTLS (IMAP_SECURITY starttls): not offered, refused, or a certificate that doesn't verify.
+  if (failure.tlsFailed || /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
+    return new ToolError(
+      `could not secure the connection to the IMAP server ${target} with STARTTLS (${clip(failure.message ?? code)}); ` +
+        "the password was not sent. Use IMAP_SECURITY tls with IMAP_PORT 993 if the provider offers it",
+      { cause: err },
+    );
+  }
   if (/TIMEOUT/i.test(code)) {
     return new ToolError(`the IMAP server ${target} did not answer in time (${code}); try again later`, { cause: err });
   }

@@ -1,24 +1,29 @@
+import { isIP } from "node:net";
+import tls from "node:tls";
 import type { ToolContext } from "@selu-catalogue/kit";
 import type { ImapFlow } from "imapflow";
-import type { MailAccount, ServerAddress } from "../config.js";
+import type { ImapSettings, MailAccount } from "../config.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { describeImapError } from "./errors.js";
 
 type Context = Pick<ToolContext, "signal" | "openTunnel">;
 
 /**
- * Runs `work` on a logged-in IMAP session over implicit TLS, reached through the egress proxy
- * (`ctx.openTunnel`), and logs out after. One connection per call: calls run concurrently and a
- * broken session never leaks into another call. Cancelling the call closes the connection.
+ * Runs `work` on a logged-in IMAP session reached through the egress proxy (`ctx.openTunnel`), over
+ * implicit TLS or STARTTLS (required: a server that doesn't offer it is refused before the password is
+ * sent), and logs out after. One connection per call: calls run concurrently and a broken session
+ * never leaks into another call. Cancelling the call closes the connection.
  */
-export async function withImap<T>(ctx: Context, server: ServerAddress, account: MailAccount, work: (client: ImapFlow) => Promise<T>): Promise<T> {
+export async function withImap<T>(ctx: Context, server: ImapSettings, account: MailAccount, work: (client: ImapFlow) => Promise<T>): Promise<T> {
   // Loaded on first use: readiness and memory stay small for calls that never read mail.
   const { ImapFlow } = await import("imapflow");
-  const socket = await ctx.openTunnel(server.host, server.port, { tls: true, signal: ctx.signal, timeoutMs: MAIL_LIMITS.connectTimeoutMs });
+  const implicit = server.security === "tls";
+  const socket = await ctx.openTunnel(server.host, server.port, { tls: implicit, signal: ctx.signal, timeoutMs: MAIL_LIMITS.connectTimeoutMs });
   const client = new ImapFlow({
     host: server.host,
     port: server.port,
-    secure: true,
+    secure: implicit,
+    doSTARTTLS: !implicit,
     auth: { user: account.username, pass: account.password },
     logger: false,
     disableAutoIdle: true,
@@ -30,6 +35,10 @@ export async function withImap<T>(ctx: Context, server: ServerAddress, account: 
       connect(_options, onConnect) {
         setImmediate(onConnect);
         return socket;
+      },
+      // STARTTLS: TLS over the same tunnel, verified against the trusted roots for the configured name.
+      upgrade(_plain, _options, onSecure) {
+        return tls.connect({ socket, host: server.host, ...(isIP(server.host) ? {} : { servername: server.host }) }, onSecure);
       },
     },
   });

@@ -39,7 +39,10 @@ export interface ImapServerOptions {
 /** A running Dovecot; `close()` it in `afterAll`. */
 export interface ImapTestServer {
   readonly host: string;
+  /** Implicit TLS (as on 993). */
   readonly port: number;
+  /** Plain greeting, STARTTLS required before login (as on 143). */
+  readonly starttlsPort: number;
   /** Adds a message while the server runs (Dovecot picks it up on its next mailbox sync). */
   deliver(message: SeedMessage): Promise<void>;
   /** Dovecot's log so far, for failing tests. */
@@ -67,12 +70,13 @@ export async function startImapServer(options: ImapServerOptions): Promise<ImapT
   const root = await mkdtemp(join(tmpdir(), "selu-imap-"));
   const account = await runAccount();
   const port = await freePort();
+  const starttlsPort = await freePort();
   const { cert, key } = options.ca.issue(options.names);
   await Promise.all(["run", "state", "mail", "home"].map((d) => mkdir(join(root, d))));
   await writeFile(join(root, "cert.pem"), cert);
   await writeFile(join(root, "key.pem"), key, { mode: 0o600 });
   await writeFile(join(root, "passwd"), Object.entries(options.users).map(([u, p]) => `${u}:{PLAIN}${p}::::::\n`).join(""));
-  await writeFile(join(root, "dovecot.conf"), dovecotConfig({ root, port, ...account }));
+  await writeFile(join(root, "dovecot.conf"), dovecotConfig({ root, port, starttlsPort, ...account }));
 
   const deliver = async (seed: SeedMessage) => {
     const user = seed.user ?? userNames[0]!;
@@ -113,6 +117,7 @@ export async function startImapServer(options: ImapServerOptions): Promise<ImapT
   return {
     host: "127.0.0.1",
     port,
+    starttlsPort,
     deliver,
     log,
     async close() {
