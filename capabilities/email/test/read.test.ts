@@ -292,3 +292,14 @@ describe("IMAP with STARTTLS (port 143)", () => {
     expect(await fails(orchestrator, "list_mailboxes", {})).toMatch(/IMAP_SECURITY must be "starttls" or "tls"/);
   });
 });
+
+describe("hostile mail", () => {
+  it("reads an HTML-only message nested 400,000 levels deep without harm, and keeps serving", async () => {
+    await world.imap.deliver({ mailbox: "Hostile", message: { from: "x@example.com", to: USER, subject: "nested", html: `${"<div>".repeat(400_000)}` } });
+    const page = await call("list_messages", { mailbox: "Hostile" });
+    expect(page.total).toBe(1);
+    const message = await call("get_message", { mailbox: "Hostile", uid: page.messages[0].uid });
+    expect(message).toMatchObject({ subject: "nested", body_format: "html" });
+    expect((await call("list_mailboxes", {})).mailboxes.length).toBeGreaterThan(0);
+  });
+});
