@@ -264,6 +264,19 @@ describe("blocks", () => {
     expect(text).toContain("Seite 1 von 2");
   });
 
+  it("breaks words wider than the line across lines, in a paragraph, a list and a quote, and keeps serving", async () => {
+    const word = "ab".repeat(5_000); // one 10,000-character "word" (a hash, base64, a URL)
+    const { result, bytes } = await create({
+      title: "Long words",
+      page_numbers: false,
+      sections: [{ heading: "H", content: [{ type: "paragraph", text: word }, { type: "list", items: [word] }, { type: "quote", text: word }] }],
+    });
+    expect(result.ok).toBe(true);
+    const text = pdfText(bytes);
+    expect(text.replace(/[^ab]/g, "")).toBe(word.repeat(3)); // each copy whole, nothing lost or repeated
+    expect((await create(sampleLetter())).result.pages).toBe(1);
+  });
+
   it("writes a one-page letter with line breaks kept and no page number", async () => {
     const { result, bytes } = await create(sampleLetter());
     expect(result.pages).toBe(1);

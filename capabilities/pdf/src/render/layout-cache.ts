@@ -2,6 +2,12 @@ import type { Doc } from "./page.js";
 
 /** Words whose layout each font of a document keeps; past this the cache starts afresh. */
 const MAX_CACHED_WORDS = 2_000;
+/**
+ * Longer strings are not kept. pdfkit breaks a word wider than the line by measuring ever shorter
+ * prefixes of it, each a cache key: one 10,000-character word filled the cache with 2,000 prefixes of
+ * ~10,000 characters (hundreds of MB). Real words are short, so only they gain from the cache.
+ */
+const MAX_CACHED_WORD_CHARS = 64;
 
 /**
  * Bounds pdfkit's per-font cache of laid-out words. pdfkit keeps every distinct word's glyph run for the
@@ -32,6 +38,7 @@ function boundedCache(max: number): object {
     get: (_target, key) => (typeof key === "string" ? entries.get(key) : undefined),
     set(_target, key, value) {
       if (typeof key !== "string") return false;
+      if (key.length > MAX_CACHED_WORD_CHARS) return true;
       if (entries.size >= max) entries = new Map();
       entries.set(key, value);
       return true;

@@ -84,11 +84,23 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
       link: run.link ?? null,
       underline: !!run.link,
     } as PDFKit.Mixins.TextOptions;
-    if (i === 0) doc.text(piece.text, options.x, doc.y, textOptions);
-    else doc.text(piece.text, textOptions);
+    const text = breakableLongWords(piece.text);
+    if (i === 0) doc.text(text, options.x, doc.y, textOptions);
+    else doc.text(text, textOptions);
   });
   doc.fillColor(STYLE.text);
 }
+
+/**
+ * Gives words longer than any line (hashes, base64, long URLs) a zero-width break opportunity every 24
+ * characters. pdfkit otherwise breaks such a word by measuring ever shorter prefixes of it, which is
+ * quadratic: one 10,000-character word took seconds and hundreds of MB.
+ */
+function breakableLongWords(text: string): string {
+  return text.replace(LONG_WORD, (word) => word.replace(/(.{24})(?=.)/gu, "$1\u200B"));
+}
+
+const LONG_WORD = /[^\s\u200B]{48,}/gu;
 
 export interface LineOptions {
   size: number;
