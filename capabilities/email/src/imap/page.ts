@@ -1,5 +1,6 @@
 import type { ImapFlow, SearchObject } from "imapflow";
 import { SUMMARY_QUERY, summarize, type MessageSummary } from "./summary.js";
+import { searchUids } from "./search-uids.js";
 
 /** A page of messages: per mailbox in the order searched, newest (highest UID) first within each. */
 export interface MessagePage {
@@ -34,8 +35,8 @@ export async function pageOfMessages(
   for (const mailbox of mailboxes) {
     const lock = await client.getMailboxLock(mailbox, { readOnly: true });
     try {
-      const found = await client.search(query, { uid: true });
-      hits.push({ mailbox: lock.path, uids: (found || []).sort((a, b) => b - a) });
+      const found = await searchUids(client, query, lock.path);
+      hits.push({ mailbox: lock.path, uids: found.sort((a, b) => b - a) });
     } finally {
       lock.release();
     }

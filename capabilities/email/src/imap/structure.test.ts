@@ -33,6 +33,8 @@ describe("safeFileName (names from received mail are untrusted)", () => {
     ["../../etc/passwd", "passwd"],
     ["C:\\Users\\x\\evil.exe", "evil.exe"],
     ["report\r\n.pdf", "report.pdf"],
+    ["invoice\u202Efdp.exe", "invoicefdp.exe"],
+    ["a\u0085b\u2028c\u200Bd.txt", "abcd.txt"],
     ["..", "attachment-2.bin"],
     ["", "attachment-2.bin"],
   ])("strips directories and control characters: %j", (name, expected) => {

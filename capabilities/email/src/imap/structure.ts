@@ -60,9 +60,15 @@ function fileName(node: MessageStructureObject): string | undefined {
 
 const EXTENSIONS: Record<string, string> = { "message/rfc822": "eml", "text/calendar": "ics", "application/pdf": "pdf" };
 
-/** A file name safe to hand on: no directories, no control characters, bounded length. */
+/**
+ * Characters a file name must not carry: controls (C0, DEL, C1), line and paragraph separators, and
+ * invisible format characters, bidi overrides among them ("invoice\u202Efdp.exe" shows as "invoiceexe.pdf").
+ */
+export const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+
+/** A file name safe to hand on: no directories, no control or invisible characters, bounded length. */
 export function safeFileName(name: string | undefined, partId: string, type: string): string {
-  const base = (name ?? "").split(/[\\/]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(-150);
+  const base = (name ?? "").split(/[\\/]/).pop()!.replace(UNSAFE_NAME_CHARS, "").trim().slice(-150);
   if (base && base !== "." && base !== "..") return base;
   return `attachment-${partId}.${EXTENSIONS[type] ?? "bin"}`;
 }

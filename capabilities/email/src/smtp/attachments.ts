@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import { ToolError, formatBytes, type ArtifactAccess, type AttachmentArg } from "@selu-catalogue/kit";
 import { MAIL_LIMITS } from "../limits.js";
+import { UNSAFE_NAME_CHARS } from "../imap/structure.js";
 
 /** An input artifact ready to go into the message. */
 export interface OutgoingAttachment {
@@ -29,7 +30,7 @@ export async function outgoingAttachments(list: readonly AttachmentArg[], artifa
       throw new ToolError(`attachments: together they pass the ${formatBytes(MAIL_LIMITS.maxTotalAttachmentBytes)} limit per message (mail providers refuse larger messages); send them in several messages`);
     }
     if (!MIME.test(file.mimeType)) throw new ToolError(`${field}: ${JSON.stringify(file.mimeType.slice(0, 80))} is not a MIME type like application/pdf`);
-    return { file, filename: file.filename.replace(/[\u0000-\u001f\u007f]/g, "").split(/[\\/]/).pop() || `attachment-${i + 1}.bin` };
+    return { file, filename: file.filename.replace(UNSAFE_NAME_CHARS, "").split(/[\\/]/).pop() || `attachment-${i + 1}.bin` };
   });
   const out: OutgoingAttachment[] = [];
   for (const { file, filename } of files) {

@@ -11,6 +11,16 @@ describe("SentMessages", () => {
     expect(sends).toBe(1);
   });
 
+  it("tells a concurrent repeat in words when the send in flight is cancelled", async () => {
+    const sent = new SentMessages<string>({ windowMs: 1000 });
+    let fail!: (err: unknown) => void;
+    const first = sent.once("k", () => new Promise<string>((_, reject) => (fail = reject)));
+    const second = sent.once("k", async () => "other");
+    fail(new DOMException("This operation was aborted", "AbortError"));
+    await expect(first).rejects.toThrow("aborted");
+    await expect(second).rejects.toThrow(/^an identical send_email call was still running and did not finish/);
+  });
+
   it("makes a concurrent repeat wait for the send in flight", async () => {
     const sent = new SentMessages<string>({ windowMs: 1000 });
     let release!: (v: string) => void;

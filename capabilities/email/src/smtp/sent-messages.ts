@@ -1,3 +1,5 @@
+import { ToolError } from "@selu-catalogue/kit";
+
 /** A send's outcome, kept so a retried call can answer without sending again. */
 interface Entry<T> {
   at: number;
@@ -26,7 +28,7 @@ export class SentMessages<T> {
   async once(key: string, send: () => Promise<T>): Promise<{ result: T; duplicate: boolean; sentAt: number }> {
     const at = this.#now();
     const known = this.#entries.get(key);
-    if (known && known.at >= at - this.#windowMs) return { result: await known.outcome, duplicate: true, sentAt: known.at };
+    if (known && known.at >= at - this.#windowMs) return { result: await joined(known.outcome), duplicate: true, sentAt: known.at };
     this.#entries.delete(key);
     this.#evict(at);
     const outcome = send();
@@ -46,5 +48,21 @@ export class SentMessages<T> {
       if (entry.at >= oldest && this.#entries.size < this.#max) break;
       this.#entries.delete(key);
     }
+  }
+}
+
+/**
+ * The outcome of the identical call in progress. Its ToolError explains itself; anything else (its
+ * cancellation, its timeout) belongs to that call, not this one, so this one says what happened.
+ */
+async function joined<T>(outcome: Promise<T>): Promise<T> {
+  try {
+    return await outcome;
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    throw new ToolError(
+      "an identical send_email call was still running and did not finish (it was cancelled or timed out); check the Sent mailbox, then try again",
+      { cause: err },
+    );
   }
 }

@@ -2,6 +2,7 @@ import { ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uidList } from "../fields.js";
+import { searchUids } from "../imap/search-uids.js";
 import { imapSession, type MailTool } from "./shared.js";
 
 const FLAGS = { seen: "\\Seen", flagged: "\\Flagged", answered: "\\Answered" } as const;
@@ -33,11 +34,14 @@ export const markMessages = (tool: MailTool) =>
         const lock = await client.getMailboxLock(args.mailbox);
         try {
           const range = args.uids.join(",");
-          const present = (await client.search({ uid: range }, { uid: true })) || [];
+          const present = await searchUids(client, { uid: range }, lock.path);
           const missing = args.uids.filter((u) => !present.includes(u));
           if (present.length > 0) {
-            if (add.length > 0) await client.messageFlagsAdd(present.join(","), add, { uid: true });
-            if (remove.length > 0) await client.messageFlagsRemove(present.join(","), remove, { uid: true });
+            // imapflow answers false when the server refuses the STORE (a read-only mailbox, no permission).
+            const stored =
+              (add.length === 0 || (await client.messageFlagsAdd(present.join(","), add, { uid: true }))) &&
+              (remove.length === 0 || (await client.messageFlagsRemove(present.join(","), remove, { uid: true })));
+            if (!stored) throw new ToolError(`the IMAP server refused to change flags in ${JSON.stringify(lock.path)}; the mailbox may be read-only`);
           }
           return { mailbox: lock.path, updated: present.sort((a, b) => a - b), not_found: missing, added: add, removed: remove };
         } finally {

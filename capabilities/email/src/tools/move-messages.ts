@@ -2,6 +2,7 @@ import { ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uidList } from "../fields.js";
+import { searchUids } from "../imap/search-uids.js";
 import { imapSession, type MailTool } from "./shared.js";
 
 /** move_messages: IMAP MOVE to another mailbox, reporting the new uids (policy ask). */
@@ -26,7 +27,7 @@ export const moveMessages = (tool: MailTool) =>
         const lock = await client.getMailboxLock(args.mailbox);
         try {
           if (lock.path === target.path) throw new ToolError("destination: is the same mailbox the messages are in");
-          const present = ((await client.search({ uid: args.uids.join(",") }, { uid: true })) || []).sort((a, b) => a - b);
+          const present = (await searchUids(client, { uid: args.uids.join(",") }, lock.path)).sort((a, b) => a - b);
           const missing = args.uids.filter((u) => !present.includes(u));
           if (present.length === 0) {
             throw new ToolError(`uids: none of them is in ${JSON.stringify(args.mailbox)} (moved or deleted?); list_messages gives current uids`);
