@@ -32,6 +32,14 @@ describe("parseInline", () => {
     expect(parseInline("[mail](mailto:a@b.org)")[0]).toEqual(run("mail", { link: "mailto:a@b.org" }));
   });
 
+  it("keeps brackets that open no link as text, however many, and still finds the links among them", () => {
+    const brackets = "[".repeat(20_000);
+    expect(parseInline(brackets)).toEqual([run(brackets)]);
+    const runs = parseInline(`${"[".repeat(600)}\n[x](https://e.org) [${"y".repeat(600)}](https://e.org)`);
+    expect(runs.filter((r) => r.link)).toEqual([run("x", { link: "https://e.org" })]); // link text over 500 characters stays text
+    expect(runs.map((r) => r.text).join("")).toBe(`${"[".repeat(600)}\nx [${"y".repeat(600)}](https://e.org)`);
+  });
+
   it("gives the plain text for measuring", () => {
     expect(plainText("**a** [b](https://c.d) `e`")).toBe("a b e");
   });

@@ -8,7 +8,10 @@ export interface Run {
   link?: string;
 }
 
-const LINK = /^\[([^\]\n]+)\]\(((?:https?:\/\/|mailto:)[^\s)]+)\)/;
+// Bounded, and tried only where "](" follows within reach: an unbounded scan from every "[" is
+// quadratic (a 20,000-character run of "[" took most of a second).
+const LINK_TEXT_MAX = 500;
+const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/\\/|mailto:)[^\\s)]{1,2000})\\)`);
 
 /**
  * Parses the inline markup of paragraphs, list items, quotes and cells: `**bold**`, `*italic*`,
@@ -27,6 +30,7 @@ export function parseInline(source: string): Run[] {
     if (buffer) runs.push({ text: buffer, bold, italic, code: false });
     buffer = "";
   };
+  let close = 0; // the next "](" after the current "[" (-1: none left), found once per position, not per "["
   for (let i = 0; i < source.length; ) {
     const ch = source[i]!;
     if (ch === "\\" && i + 1 < source.length && /[\\*`[\]()]/.test(source[i + 1]!)) {
@@ -44,7 +48,8 @@ export function parseInline(source: string): Run[] {
       }
     }
     if (ch === "[") {
-      const match = LINK.exec(source.slice(i));
+      if (close !== -1 && close <= i) close = source.indexOf("](", i + 1);
+      const match = close !== -1 && close - i <= LINK_TEXT_MAX + 1 ? LINK.exec(source.slice(i, close + 2 + 2_001)) : null;
       if (match) {
         flush();
         runs.push({ text: match[1]!, bold, italic, code: false, link: match[2]! });

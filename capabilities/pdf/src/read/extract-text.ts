@@ -61,10 +61,11 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
       result.files.push({ filename: input.filename, total_pages: pdf.numPages });
       result.total_pages += pdf.numPages;
       // Without a range, reading stops at the page limit (and the character cap) with truncated set.
-      const wanted = range ? parsePageRanges(range, pdf.numPages, "pages") : [...Array(Math.min(pdf.numPages, PDF_LIMITS.maxExtractPages)).keys()];
-      if (wanted.length > PDF_LIMITS.maxExtractPages) {
-        throw new ToolError(`pages: asks for ${wanted.length} pages of ${input.field}; at most ${PDF_LIMITS.maxExtractPages} are read per call, give a smaller range`);
-      }
+      const tooMany = (count: number) =>
+        new ToolError(`pages: asks for ${count} pages of ${input.field}; at most ${PDF_LIMITS.maxExtractPages} are read per call, give a smaller range`);
+      const wanted = range
+        ? parsePageRanges(range, pdf.numPages, "pages", PDF_LIMITS.maxExtractPages, tooMany)
+        : [...Array(Math.min(pdf.numPages, PDF_LIMITS.maxExtractPages)).keys()];
       if (!range && pdf.numPages > PDF_LIMITS.maxExtractPages) result.truncated = true;
       for (const pageIndex of wanted) {
         if (budget <= 0 || bytesLeft <= 0) {

@@ -23,11 +23,11 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     signal.throwIfAborted();
     const source = await readPdf(PDFDocument, input);
     const count = damagedIfThrows(input, () => source.getPageCount());
-    const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`) : [...Array(count).keys()];
+    const tooMany = () => new ToolError(`the merged PDF would have more than ${PDF_LIMITS.maxMergePages} pages; merge fewer pages`);
+    const room = PDF_LIMITS.maxMergePages - total;
+    const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, room, tooMany) : [...Array(count).keys()];
     total += indexes.length;
-    if (total > PDF_LIMITS.maxMergePages) {
-      throw new ToolError(`the merged PDF would have more than ${PDF_LIMITS.maxMergePages} pages; merge fewer pages`);
-    }
+    if (total > PDF_LIMITS.maxMergePages) throw tooMany();
     const copied = await merged.copyPages(source, indexes).catch((err: unknown) => damagedIfThrows(input, () => { throw err; }));
     for (const page of copied) merged.addPage(page);
     // pdf-lib works synchronously on each file: give other calls and cancellation a turn in between.

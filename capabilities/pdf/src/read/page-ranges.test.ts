@@ -16,4 +16,11 @@ describe("parsePageRanges", () => {
     expect(() => parsePageRanges("2-4", 3, "pages")).toThrow("pages: asks for page 4, but the document has 3 pages");
     expect(() => parsePageRanges("all", 3, "pages")).toThrow(/pages: "all" is not a page range/);
   });
+
+  it("stops at the page cap before expanding the ranges, however many repeats are asked for", () => {
+    const manyTimes = Array.from({ length: 66 }, () => "1-").join(",");
+    expect(() => parsePageRanges(manyTimes, 100_000, "pages", 1_000)).toThrow("pages: asks for 100000 pages, more than 1000; give a smaller range");
+    expect(parsePageRanges("1-2,1-2", 5, "pages", 4)).toEqual([0, 1, 0, 1]);
+    expect(() => parsePageRanges("1-2,1-2,1", 5, "pages", 4)).toThrow("pages: asks for 5 pages, more than 4");
+  });
 });
