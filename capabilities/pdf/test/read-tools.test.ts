@@ -161,6 +161,32 @@ describe("inputs that are not readable PDFs", () => {
   }
 });
 
+describe("a PDF whose page tree lists itself", () => {
+  // Opens fine (the header, xref and catalog are sound); reading page 1 walks a circular /Kids.
+  const circular = () => {
+    const objects = [
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
+      "<< /Length 0 >>\nstream\n\nendstream",
+    ];
+    let out = "%PDF-1.4\n";
+    const offsets: number[] = [];
+    objects.forEach((o, i) => (offsets.push(out.length), (out += `${i + 1} 0 obj\n${o}\nendobj\n`)));
+    const xref = out.length;
+    out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+    out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+    return Buffer.from(out, "latin1");
+  };
+
+  it("is refused naming the file and the page, not as an internal error", async () => {
+    const id = pdf.file(circular(), "loop.pdf", "application/pdf");
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "2" })).toMatch(
+      /^attachments\[0\] \(loop\.pdf\): page 2 is damaged and can.t be read \(.*\); try a page range without it$/,
+    );
+  });
+});
+
 describe("the process's output", () => {
   it("has no warnings from pdf.js about the canvas package left out on purpose", () => {
     expect(pdf.proc.output()).not.toMatch(/napi-rs\/canvas|Cannot polyfill/);

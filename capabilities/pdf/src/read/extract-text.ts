@@ -73,9 +73,7 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
           break;
         }
         signal.throwIfAborted();
-        const page = await pdf.getPage(pageIndex + 1);
-        const content = await page.getTextContent();
-        page.cleanup();
+        const content = await pageText(pdf, pageIndex, input, signal);
         let text = "";
         for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
         text = text.replace(/[ \t]+\n/g, "\n").trimEnd();
@@ -99,6 +97,23 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
     signal.throwIfAborted();
   }
   return result;
+}
+
+/** One page's text items; a page pdf.js can't read (a broken page tree, bad content) is named. */
+type PdfDocument = Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
+type TextContent = Awaited<ReturnType<Awaited<ReturnType<PdfDocument["getPage"]>>["getTextContent"]>>;
+
+async function pageText(pdf: PdfDocument, pageIndex: number, input: PdfInput, signal: AbortSignal): Promise<TextContent> {
+  try {
+    const page = await pdf.getPage(pageIndex + 1);
+    const content = await page.getTextContent();
+    page.cleanup();
+    return content;
+  } catch (err) {
+    if (signal.aborted) throw err;
+    const why = err instanceof Error ? err.message : String(err);
+    throw new ToolError(`${input.field} (${input.filename}): page ${pageIndex + 1} is damaged and can't be read (${why}); try a page range without it`, { cause: err });
+  }
 }
 
 function openError(err: unknown, input: PdfInput): Error {
