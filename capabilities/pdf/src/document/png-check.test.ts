@@ -58,4 +58,21 @@ describe("checkPng", () => {
     noPalette[25] = 3;
     await expect(checkPng(fixChecksums(noPalette), signal)).rejects.toThrow("a palette image without a palette");
   });
+
+  it("refuses tRNS and palette chunks of the wrong size (read past their end when embedding)", async () => {
+    /** The PNG with a chunk inserted before its first IDAT. */
+    const withChunk = (png: Buffer, type: string, body: Buffer) => {
+      const at = png.indexOf("IDAT") - 4;
+      const chunk = Buffer.concat([Buffer.alloc(4), Buffer.from(type, "latin1"), body, Buffer.alloc(4)]);
+      chunk.writeUInt32BE(body.length, 0);
+      return fixChecksums(Buffer.concat([png.subarray(0, at), chunk, png.subarray(at)]));
+    };
+    const grey = encodePng({ width: 4, height: 4, colorType: 0, bitDepth: 8 });
+    await expect(checkPng(withChunk(grey, "tRNS", Buffer.alloc(1)), signal)).rejects.toThrow("the tRNS chunk has 1 bytes, not 2");
+    expect(await checkPng(withChunk(grey, "tRNS", Buffer.alloc(2)), signal)).toMatchObject({ width: 4 });
+    const rgb = encodePng({ width: 4, height: 4, colorType: 2, bitDepth: 8 });
+    await expect(checkPng(withChunk(rgb, "tRNS", Buffer.alloc(4)), signal)).rejects.toThrow("the tRNS chunk has 4 bytes, not 6");
+    const rgba = encodePng({ width: 4, height: 4, colorType: 6, bitDepth: 8 });
+    await expect(checkPng(withChunk(rgba, "tRNS", Buffer.alloc(2)), signal)).rejects.toThrow("already has an alpha channel");
+  });
 });

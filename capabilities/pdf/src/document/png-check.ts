@@ -76,6 +76,14 @@ export function readPngStructure(bytes: Buffer): PngStructure {
   }
   if (!header) throw new BadPng("no IHDR chunk");
   if (header.colorType === 3 && !palette) throw new BadPng("a palette image without a palette");
+  // Sizes the embedding relies on (PNG spec 11.2.3, 11.3.2.1): read past otherwise.
+  if (palette && (palette.length === 0 || palette.length % 3 !== 0 || palette.length > 768)) throw new BadPng("the palette's size is not 1 to 256 RGB entries");
+  if (transparency) {
+    const expected = header.colorType === 0 ? 2 : header.colorType === 2 ? 6 : undefined;
+    if (expected !== undefined && transparency.length !== expected) throw new BadPng(`the tRNS chunk has ${transparency.length} bytes, not ${expected}`);
+    if (header.colorType === 3 && transparency.length > palette!.length / 3) throw new BadPng("the tRNS chunk has more entries than the palette");
+    if (header.colorType === 4 || header.colorType === 6) throw new BadPng("a tRNS chunk in an image that already has an alpha channel");
+  }
   if (data.length === 0) throw new BadPng("no pixel data");
   return {
     width: header.width,
