@@ -1,5 +1,5 @@
 /** HTML beyond this is not converted (the text is cut there): conversion time and memory grow with it. */
-export const MAX_HTML_CHARS = 256 * 1024;
+const MAX_HTML_CHARS = 256 * 1024;
 
 /** Past this many tags the input is no ordinary mail body: strip the tags instead of parsing them. */
 const MAX_TAGS = 10_000;
@@ -19,7 +19,7 @@ export async function htmlToText(html: string): Promise<string> {
   try {
     const text = convert(input, {
       wordwrap: false,
-      limits: { maxDepth: 40, maxChildNodes: 2_000, maxInputLength: MAX_HTML_CHARS, ellipsis: "…" },
+      limits: { maxDepth: 40, maxChildNodes: 2_000, ellipsis: "…" }, // the input is already cut to MAX_HTML_CHARS
       selectors: [
         { selector: "img", format: "skip" },
         { selector: "a", options: { hideLinkHrefIfSameAsText: true } },

@@ -2,7 +2,7 @@ import type { ImapFlow } from "imapflow";
 
 // Searching "everywhere" means where mail is kept: not Trash, Junk or Drafts; and not the virtual
 // views (\Flagged, Gmail's Important) that show messages kept elsewhere a second time.
-const SKIPPED = new Set(["\\Trash", "\\Junk", "\\Drafts", "\\Flagged", "\\Important", "\\All"]);
+const SKIPPED = new Set(["\\Trash", "\\Junk", "\\Drafts", "\\Flagged", "\\Important"]);
 
 /**
  * The mailboxes an all-mailbox search covers: INBOX first, then the rest by path. A server with an

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { advertiseAs } from "../json-schema.js";
+import { advertiseAs, toolJsonSchema } from "../json-schema.js";
 
 export interface AttachmentsOptions<F extends z.ZodRawShape = Record<never, never>> {
   /** Tells the model which files fit, e.g. "PDF files to merge, in order". */
@@ -50,12 +50,9 @@ export function attachments<F extends z.ZodRawShape = Record<never, never>>(opti
   });
 }
 
-/** The JSON Schema of the extra fields, converted as tool inputs are (draft-07, input side). */
+/** The JSON Schema of the extra fields, converted as a tool's input is (the same options and overrides). */
 function advertisedFields(fields: z.ZodRawShape): { properties: Record<string, unknown>; required: string[] } {
   if (Object.keys(fields).length === 0) return { properties: {}, required: [] };
-  const json = z.toJSONSchema(z.object(fields), { target: "draft-07", io: "input", unrepresentable: "throw", reused: "inline" }) as {
-    properties?: Record<string, unknown>;
-    required?: string[];
-  };
+  const json = toolJsonSchema(z.object(fields)) as { properties?: Record<string, unknown>; required?: string[] };
   return { properties: json.properties ?? {}, required: json.required ?? [] };
 }
