@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { loadCapabilitySource } from "./capability-source.js";
+import { englishStrings, firstParagraph, humanise } from "./english.js";
+import { capabilityFiles, tempTree } from "./test-fixtures.js";
+
+describe("englishStrings", () => {
+  it("derives every string from the capability's files", () => {
+    const root = tempTree(capabilityFiles("notes"));
+    expect(englishStrings(loadCapabilitySource(`${root}/capabilities/notes`))).toEqual({
+      agent: { name: "Notes", description: "Notes for tests.", long_description: "Sends notes. For tests." },
+      tools: {
+        send_note: {
+          display_name: "Send note",
+          description: "Sends a note to the PDF service. Returns its id.",
+          input: { text: "The note" },
+          approval: { label: "Send note", message: "Sends a note to the PDF service." },
+        },
+      },
+      credentials: { API_TOKEN: "Token for the API" },
+    });
+  });
+
+  it("takes the agent name from package.json's displayName when there is one", () => {
+    const root = tempTree(capabilityFiles("notes", { "package.json": JSON.stringify({ version: "1.0.0", description: "d", displayName: "Note Taker" }) }));
+    expect(englishStrings(loadCapabilitySource(`${root}/capabilities/notes`)).agent.name).toBe("Note Taker");
+  });
+});
+
+describe("humanise", () => {
+  it("keeps acronyms as the prose writes them", () => {
+    expect(humanise("merge_pdfs", new Map([["pdfs", "PDFs"]]))).toBe("Merge PDFs");
+    expect(humanise("web-search", new Map())).toBe("Web search");
+  });
+});
+
+describe("firstParagraph", () => {
+  it("joins the README's first paragraph after the title", () => {
+    expect(firstParagraph("# x\n\nOne\ntwo.\n\nThree.")).toBe("One two.");
+    expect(firstParagraph("# x\n\n## Tools\n")).toBeUndefined();
+  });
+});
