@@ -42,9 +42,9 @@ export async function main(argv: readonly string[], output: CliOutput, cwd = pro
     output.out(USAGE);
     return 0;
   }
-  const root = values.root ? resolve(values.root) : findRoot(cwd);
   const [command, ...rest] = positionals;
   try {
+    const root = values.root ? resolve(values.root) : findRoot(cwd);
     if (command === "build" && rest.length === 0) return build(root, values.out, values["base-url"], output);
     if (command === "check" && rest.length === 0) return check(root, output);
     if (command === "new" && rest.length === 1) {
