@@ -17,10 +17,15 @@ if [ ! -f "$stamp" ]; then
 fi
 export PATH="$tools/node_modules/.bin:$PATH"
 cd "$root"
-# Skip the install when the lockfile has not changed since the last one.
-lockhash="$(sha256sum pnpm-lock.yaml 2>/dev/null | cut -c1-16 || echo none)"
-if [ ! -f "node_modules/.lock-$lockhash" ]; then
+# Skip the install when neither the lockfile nor the set of workspace packages (and their manifests) has
+# changed since the last one: a package added by `./dev new` or a merge must be linked before it is built.
+install_inputs() {
+  { cat pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json capabilities/*/package.json \
+      test/package.json 2>/dev/null || true; } | sha256sum | cut -c1-16
+}
+if [ ! -f "node_modules/.lock-$(install_inputs)" ]; then
   if [ -n "${CI:-}" ]; then frozen=--frozen-lockfile; else frozen=; fi
   pnpm install $frozen --reporter=append-only >&2
-  rm -f node_modules/.lock-* && touch "node_modules/.lock-$lockhash"
+  # Hashed after the install, which may have added the new package to the lockfile.
+  rm -f node_modules/.lock-* && touch "node_modules/.lock-$(install_inputs)"
 fi

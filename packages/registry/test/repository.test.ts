@@ -6,11 +6,11 @@ import { buildRegistry, REGISTRY_FILES } from "../src/build.js";
 import { discoverCapabilities, loadCapabilitySource } from "../src/capability-source.js";
 import { checkReadme } from "../src/readme-check.js";
 import { REPO_ROOT } from "../src/test-fixtures.js";
+import { SCHEMA_HEADER } from "./schema-header.js";
 
 // The checks every capability in the repository passes; each failure says what to run or add.
 const build = buildRegistry(REPO_ROOT);
 const dirs = discoverCapabilities(REPO_ROOT);
-export const SCHEMA_HEADER = "# yaml-language-server: $schema=../../registry/manifest.schema.json";
 
 describe("the repository's registry", () => {
   it("finds every capability", () => {
