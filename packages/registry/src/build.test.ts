@@ -50,3 +50,14 @@ describe("buildRegistry", () => {
     expect(build.agents[0]!.pkg.strings.de.tools.send_note!.display_name).toBe("Send note");
   });
 });
+
+describe("a capability whose tools are discovered at run time", () => {
+  it("is listed with tools discovered at run time and packaged without tool strings", () => {
+    const dynamicManifest = "id: notes\nclass: tool\nimage: ghcr.io/o/selu-cap-notes:1.2.3\ntool_source: dynamic\ncredentials:\n  - {name: API_TOKEN, scope: system, required: true, description: Token for the API}\n";
+    const german = "agent: {name: Notizen, description: Notizen.}\ncredentials: {API_TOKEN: Token}\n";
+    const build = buildRegistry(tempTree(capabilityFiles("notes", { "manifest.yaml": dynamicManifest, "agent/de.yaml": german })));
+    const entry = JSON.parse(build.registry["catalogue.json"]).capabilities[0];
+    expect(entry).toMatchObject({ tool_source: "dynamic", discovery_tool_name: "list_tools", tools: "discovered at run time" });
+    expect(build.germanProblems).toEqual([]);
+  });
+});

@@ -3,13 +3,14 @@ import type { Manifest } from "@selu-catalogue/manifest";
 /**
  * Checks a capability README against its manifest (itself generated from the code): the `## Tools`
  * table has one row per tool, named in its first column as `` `tool` ``, whose last column is the tool's
- * policy; and the memory limit the manifest sets is stated as "<n> MB". Returns each mismatch in words.
+ * policy; and the memory limit the manifest sets is stated as "<n> MB". A capability whose tools are
+ * discovered at run time (`tool_source: dynamic`) has no fixed table to check. Returns each mismatch.
  */
 export function checkReadme(readme: string, manifest: Manifest): string[] {
   const problems: string[] = [];
-  const rows = toolRows(readme);
-  if (rows === undefined) return ["has no `## Tools` section with a table (| tool | inputs | behaviour | side effects | policy |)"];
   if (manifest.tool_source === "manifest") {
+    const rows = toolRows(readme);
+    if (rows === undefined) return ["has no `## Tools` section with a table (| tool | inputs | behaviour | side effects | policy |)"];
     for (const tool of manifest.tools) {
       const row = rows.get(tool.name);
       if (!row) problems.push(`## Tools: no row for \`${tool.name}\``);
