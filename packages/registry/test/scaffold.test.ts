@@ -31,7 +31,7 @@ beforeAll(async () => {
   const donor = discoverCapabilities(REPO_ROOT).find((d) => deps.every((dep) => existsSync(join(d, "node_modules", dep, "package.json"))));
   if (!donor) throw new Error(`no capability in the repository has all of ${deps.join(", ")} installed: run ./dev install`);
   symlinkSync(join(donor, "node_modules"), join(dir, "node_modules"));
-  run(pkg(dir).scripts.build);
+  run(pkg(dir).scripts.build!);
   const manifestFile = join(dir, "manifest.yaml");
   writeFileSync(manifestFile, writeManifestTools(readFileSync(manifestFile, "utf8"), await loadCodeDescription(dir)));
 }, 120_000);
@@ -70,7 +70,7 @@ describe("./dev new", () => {
   });
 
   it("typechecks, sources and tests included", () => {
-    run(pkg(dir).scripts.typecheck);
+    run(pkg(dir).scripts.typecheck!);
   });
 
   it("passes its own end-to-end and conformance tests", () => {
