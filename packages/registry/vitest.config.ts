@@ -1,5 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 },
+  // One file at a time: the scaffold test runs a capability's conformance suite, whose readiness bound
+  // (2 s) should not compete with the install test's capability process for the CPU.
+  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false },
 });
