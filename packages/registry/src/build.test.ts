@@ -39,6 +39,11 @@ describe("buildRegistry", () => {
     expect(() => buildRegistry(root)).toThrow(/manifest.yaml: Selu would not load it as is:\n.*manifest.yaml:1: class: /);
   });
 
+  it("refuses a version Selu can't compare", () => {
+    const root = tempTree(capabilityFiles("notes", { "package.json": JSON.stringify({ version: "1.2", description: "d" }) }));
+    expect(() => buildRegistry(root)).toThrow(/package.json: version "1.2" is not MAJOR.MINOR.PATCH/);
+  });
+
   it("reports a capability without German strings, saying what to add", () => {
     const files = capabilityFiles("notes");
     delete files["capabilities/notes/agent/de.yaml"];

@@ -60,6 +60,10 @@ export function loadCapabilitySource(dir: string): CapabilitySource {
   if (typeof pkg.version !== "string" || typeof pkg.description !== "string" || pkg.description.trim() === "") {
     throw new Error(`${join(dir, "package.json")}: expected a "version" and a one-line "description" (the marketplace shows it)`);
   }
+  // Selu compares MAJOR.MINOR.PATCH (a pre-release suffix is ignored) to offer updates.
+  if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test(pkg.version)) {
+    throw new Error(`${join(dir, "package.json")}: version "${pkg.version}" is not MAJOR.MINOR.PATCH; Selu compares versions that way`);
+  }
   return {
     dir,
     dirName,

@@ -27,6 +27,12 @@ describe("selu-registry", () => {
     expect(err[0]).toMatch(/--out and --base-url go together/);
   });
 
+  it("refuses a base URL that is not http(s)", async () => {
+    const { status, err } = await run(["build", "--out", "x", "--base-url", "ftp://x"], tempTree({ ...capabilityFiles("notes"), "pnpm-workspace.yaml": "" }));
+    expect(status).toBe(2);
+    expect(err[0]).toMatch(/--base-url "ftp:\/\/x": expected an http\(s\) URL/);
+  });
+
   it("check fails on a stale registry folder and passes after build", async () => {
     const root = tempTree({ ...capabilityFiles("notes"), "pnpm-workspace.yaml": "" });
     expect((await run(["check"], root)).out).toContain("registry/catalogue.json: stale; run `./dev registry:build` and commit the result");

@@ -65,6 +65,10 @@ function build(root: string, out: string | undefined, baseUrl: string | undefine
     output.err(`selu-registry: --out and --base-url go together (the index names each archive by its URL)\n${USAGE}`);
     return 2;
   }
+  if (baseUrl !== undefined && !/^https?:\/\/[^/]/.test(baseUrl)) {
+    output.err(`selu-registry: --base-url "${baseUrl}": expected an http(s) URL the archives will be served from`);
+    return 2;
+  }
   const result = buildRegistry(root);
   writeRegistryFolder(result, root);
   output.out(`registry/: ${result.agents.length} capabilities`);
