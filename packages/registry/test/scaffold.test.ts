@@ -14,7 +14,8 @@ import { SCHEMA_HEADER } from "./schema-header.js";
 // `selu-manifest write` and `check`, typecheck, the capability's own tests (end to end and
 // conformance) and the registry's checks. Instead of a fresh `pnpm install` (slow), the new capability
 // borrows the node_modules of a repository capability with the same dependencies.
-const id = "scaffold-probe";
+// Follows the catalogue id rule (catalogue-<name>), which holds for every capability after the rename.
+const id = "catalogue-scaffold-probe";
 // Inside the checkout (ignored by git): the conformance sandbox gives the capability its own empty /tmp.
 mkdirSync(join(REPO_ROOT, "node_modules", ".cache"), { recursive: true });
 const root = mkdtempSync(join(REPO_ROOT, "node_modules", ".cache", "scaffold-"));
