@@ -12,6 +12,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 pnpm exec turbo run build --filter=@selu-catalogue/registry --output-logs=errors-only >&2
 node packages/registry/bin/selu-registry.js new "$id"
+# Where the Dockerfile generator exists (issue 13), it writes the new capability's Dockerfile too.
+if [ -f scripts/dockerfile.mjs ]; then node scripts/dockerfile.mjs; fi
 bash scripts/bootstrap.sh >&2   # the new package.json changes the install stamp: pnpm links the package
 pnpm exec turbo run build --filter="@selu-catalogue/$id" --output-logs=errors-only >&2
 node packages/manifest/bin/selu-manifest.js write "capabilities/$id"

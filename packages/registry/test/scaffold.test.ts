@@ -32,6 +32,12 @@ beforeAll(async () => {
   const donor = discoverCapabilities(REPO_ROOT).find((d) => deps.every((dep) => existsSync(join(d, "node_modules", dep, "package.json"))));
   if (!donor) throw new Error(`no capability in the repository has all of ${deps.join(", ")} installed: run ./dev install`);
   symlinkSync(join(donor, "node_modules"), join(dir, "node_modules"));
+  // Where the repository generates Dockerfiles from one template (issue 13), the new one is generated too.
+  const generator = join(REPO_ROOT, "scripts", "dockerfile.mjs");
+  if (existsSync(generator)) {
+    const { dockerfile } = (await import(generator)) as { dockerfile(dir: string): string };
+    writeFileSync(join(dir, "Dockerfile"), dockerfile(dir));
+  }
   run(pkg(dir).scripts.build!);
   const manifestFile = join(dir, "manifest.yaml");
   writeFileSync(manifestFile, writeManifestTools(readFileSync(manifestFile, "utf8"), await loadCodeDescription(dir)));
