@@ -133,7 +133,7 @@ afterAll(async () => {
 
 describe(\`\${manifest.id} capability\`, () => {
   it("greets by name", async () => {
-    expect(await orchestrator.call(\`\${manifest.id}__say_hello\`, { name: "Ada" })).toEqual({ ok: true, result: { greeting: "Hello, Ada!" } });
+    expect(await orchestrator.call(\`\${manifest.id}__say_hello\`, { name: "Ada" })).toMatchObject({ ok: true, result: { greeting: "Hello, Ada!" } });
   });
 
   it("names the field when the name is empty", async () => {
