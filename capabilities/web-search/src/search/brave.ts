@@ -1,7 +1,7 @@
 import type { HttpClient } from "@selu-catalogue/kit/egress";
 import { WEB_LIMITS } from "../limits.js";
 import { cleanText, hostOf } from "./clean-text.js";
-import { ProviderError } from "./provider-error.js";
+import { ProviderError, healthKey } from "./provider-error.js";
 import { arr, obj, providerRequest, str, type ExplainStatus } from "./provider-http.js";
 import type { Provider, ProviderAnswer, SearchHit, SearchQuery } from "./types.js";
 
@@ -28,6 +28,7 @@ const explain: ExplainStatus = (status, detail, retryAfterMs) => {
 export function braveProvider(http: HttpClient, apiKey: string, timeoutMs: number): Provider {
   return {
     name: "brave",
+    key: healthKey("brave", apiKey),
     async search(query, signal) {
       const url = new URL(`${BRAVE_ORIGIN}/res/v1/${query.kind === "news" ? "news" : "web"}/search`);
       const q = [query.query, ...query.sites.map((s) => `site:${s}`), ...query.excludeSites.map((s) => `-site:${s}`)].join(" ");

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { ProviderName } from "./types.js";
 
 /**
@@ -38,4 +39,9 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** A provider's identity for {@link ProviderHealth}: its name and a short hash of its credential (never the credential). */
+export function healthKey(name: ProviderName, credential: string): string {
+  return `${name}:${createHash("sha256").update(credential).digest("hex").slice(0, 12)}`;
 }

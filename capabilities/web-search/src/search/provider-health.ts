@@ -1,5 +1,3 @@
-import type { ProviderName } from "./types.js";
-
 /** When a provider is skipped: after `threshold` failures in a row, for `cooldownMs`; or until its Retry-After. */
 export interface HealthOptions {
   threshold: number;
@@ -13,8 +11,8 @@ export interface HealthOptions {
  */
 export class ProviderHealth {
   readonly #options: HealthOptions;
-  readonly #failures = new Map<ProviderName, number>();
-  readonly #skipUntil = new Map<ProviderName, number>();
+  readonly #failures = new Map<string, number>();
+  readonly #skipUntil = new Map<string, number>();
 
   constructor(options: HealthOptions) {
     this.#options = options;
@@ -25,17 +23,17 @@ export class ProviderHealth {
   }
 
   /** Whether the provider is resting after repeated failures or a Retry-After. */
-  isResting(name: ProviderName): boolean {
-    return (this.#skipUntil.get(name) ?? 0) > this.#now();
+  isResting(key: string): boolean {
+    return (this.#skipUntil.get(key) ?? 0) > this.#now();
   }
 
-  succeeded(name: ProviderName): void {
+  succeeded(name: string): void {
     this.#failures.delete(name);
     this.#skipUntil.delete(name);
   }
 
   /** Records a failure; `restMs` (from Retry-After) rests the provider at once. */
-  failed(name: ProviderName, restMs?: number): void {
+  failed(name: string, restMs?: number): void {
     const count = (this.#failures.get(name) ?? 0) + 1;
     this.#failures.set(name, count);
     let until = this.#skipUntil.get(name) ?? 0;

@@ -27,7 +27,7 @@ export async function runSearch(
   log: Logger,
   deadline: number,
 ): Promise<SearchOutcome> {
-  const ordered = [...providers.filter((p) => !health.isResting(p.name)), ...providers.filter((p) => health.isResting(p.name))];
+  const ordered = [...providers.filter((p) => !health.isResting(p.key)), ...providers.filter((p) => health.isResting(p.key))];
   const failures: ProviderError[] = [];
   const waited = new Set<string>();
   for (let i = 0; i < ordered.length; i++) {
@@ -36,12 +36,12 @@ export async function runSearch(
     if (Date.now() >= deadline) break;
     try {
       const answer = await provider.search(query, signal);
-      health.succeeded(provider.name);
+      health.succeeded(provider.key);
       return { provider: provider.name, answer, fallbacks: failures.map(describe) };
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       log.warn("search provider failed", { provider: provider.name, failure: err.failure, reason: err.message });
-      health.failed(provider.name, err.retryAfterMs);
+      health.failed(provider.key, err.retryAfterMs);
       const last = i === ordered.length - 1;
       const wait = err.retryAfterMs;
       if (err.failure === "rate_limited" && last && wait !== undefined && !waited.has(provider.name)) {

@@ -1,7 +1,7 @@
 import type { HttpClient } from "@selu-catalogue/kit/egress";
 import { WEB_LIMITS } from "../limits.js";
 import { cleanText, hostOf } from "./clean-text.js";
-import { ProviderError } from "./provider-error.js";
+import { ProviderError, healthKey } from "./provider-error.js";
 import { arr, obj, providerRequest, str, type ExplainStatus } from "./provider-http.js";
 import type { Provider, ProviderAnswer, SearchHit, SearchQuery } from "./types.js";
 
@@ -41,6 +41,7 @@ const explain: ExplainStatus = (status) => {
 export function searxngProvider(http: HttpClient, base: URL, timeoutMs: number): Provider {
   return {
     name: "searxng",
+    key: healthKey("searxng", base.href),
     async search(query, signal) {
       const url = new URL("search", base);
       const q = [query.query, ...query.sites.map((s) => `site:${s}`), ...query.excludeSites.map((s) => `-site:${s}`)].join(" ");

@@ -1,7 +1,7 @@
 import type { HttpClient } from "@selu-catalogue/kit/egress";
 import { WEB_LIMITS } from "../limits.js";
 import { cleanText, hostOf } from "./clean-text.js";
-import { ProviderError } from "./provider-error.js";
+import { ProviderError, healthKey } from "./provider-error.js";
 import { arr, obj, providerRequest, str, type ExplainStatus } from "./provider-http.js";
 import type { Provider, ProviderAnswer, SearchHit, SearchQuery } from "./types.js";
 
@@ -23,6 +23,7 @@ const explain: ExplainStatus = (status, _detail, retryAfterMs) => {
 export function tavilyProvider(http: HttpClient, apiKey: string, timeoutMs: number): Provider {
   return {
     name: "tavily",
+    key: healthKey("tavily", apiKey),
     async search(query, signal) {
       const ignored: string[] = [];
       // Tavily has no paging: a later page asks for more results and drops the earlier ones.

@@ -53,6 +53,8 @@ export interface ProviderAnswer {
 /** A provider adapter: one request for one query. */
 export interface Provider {
   readonly name: ProviderName;
+  /** The provider with its credential (hashed): health is kept per key, so a replaced key starts afresh. */
+  readonly key: string;
   /** Runs the search; throws {@link ProviderError} for every failure. */
   search(query: SearchQuery, signal: AbortSignal): Promise<ProviderAnswer>;
 }
