@@ -1,8 +1,8 @@
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
 import { WEB_LIMITS } from "../limits.js";
 import { elementText } from "./html-text.js";
+import { toMarkdown } from "./markdown.js";
 
 /** The readable part of an HTML page and what it says about itself. */
 export interface ExtractedPage {
@@ -12,41 +12,38 @@ export interface ExtractedPage {
   published?: string;
   language?: string;
   content: string;
+  /** False when the conversion stopped once it had the characters asked for (a very large page). */
+  complete: boolean;
   links: { text: string; url: string }[];
 }
+
+/**
+ * Denoised HTML past this size skips Readability: its scoring re-reads the text of candidate subtrees,
+ * which grows faster than the page, and a page this long is a document whose <article>, <main> or body
+ * is the content anyway (see the bench: a 2 MB article).
+ */
+export const READABILITY_MAX_CHARS = 512 * 1024;
 
 type Element = ReturnType<typeof parseHTML>["document"]["documentElement"];
 
 // Scripts and styles are most of a modern page's bytes and none of its text; dropping them before
 // parsing keeps the DOM small. JSON-LD stays: Readability reads the published date and author from it.
 const NOISE = /<(script(?![^>]*application\/ld\+json)|style|template|svg)\b[^>]*>[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;
+// Site navigation is never the content; Readability scores it low but keeps it when the page is short.
+const NAVIGATION = "nav,[role=navigation],[role=banner] nav,[aria-hidden=true]";
 const FALLBACK_DROP = "script,style,noscript,template,svg,nav,header,footer,aside,form,iframe,button,dialog,[role=navigation],[aria-hidden=true]";
-
-let turndown: TurndownService | undefined;
-
-function markdownConverter(): TurndownService {
-  if (turndown) return turndown;
-  turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
-  turndown.remove(["script", "style", "noscript", "iframe", "form", "button"]);
-  // Images cost characters and say little without being seen: their alt text stays.
-  turndown.addRule("image-alt", {
-    filter: "img",
-    replacement: (_content, node) => {
-      const alt = ((node as unknown as { getAttribute(n: string): string | null }).getAttribute("alt") ?? "").trim();
-      return alt ? `[image: ${alt.replace(/[[\]\n]/g, " ")}]` : "";
-    },
-  });
-  return turndown;
-}
 
 /**
  * Extracts the main content of a page with Mozilla's Readability (the Firefox Reader View engine) over
- * linkedom's DOM, falling back to the body without navigation when Readability finds no article, and
- * converts it to Markdown (turndown) or plain text. Links are made absolute against the page's base;
- * only http(s) links are listed. Nothing in the page is run.
+ * linkedom's DOM, falling back to the <main> or body without navigation when Readability finds no
+ * article (or the page is too large for it), and converts it to Markdown (turndown) or plain text,
+ * Markdown only as far as `wantChars`. Links are made absolute against the page's base; only http(s)
+ * links are listed. Nothing in the page is run.
  */
-export function extractHtml(html: string, pageUrl: URL, format: "markdown" | "text"): ExtractedPage {
-  const { document } = parseHTML(html.replace(NOISE, ""));
+export function extractHtml(html: string, pageUrl: URL, format: "markdown" | "text", wantChars: number): ExtractedPage {
+  const denoised = html.replace(NOISE, "");
+  const { document } = parseHTML(denoised);
+  for (const el of document.querySelectorAll(NAVIGATION)) el.remove();
   const base = baseUrl(document.querySelector("base[href]")?.getAttribute("href"), pageUrl);
   const meta = (selector: string) => document.querySelector(selector)?.getAttribute("content")?.trim() || undefined;
   const language = document.documentElement?.getAttribute("lang")?.trim() || meta('meta[http-equiv="content-language" i]');
@@ -54,18 +51,23 @@ export function extractHtml(html: string, pageUrl: URL, format: "markdown" | "te
   const published = meta('meta[property="article:published_time"]') ?? meta('meta[name="date"]') ?? meta('meta[itemprop="datePublished"]');
 
   // The serializer hands back the article element itself, so it is converted without parsing it again.
-  const reader = new Readability(document as never, { serializer: (el: unknown) => el, charThreshold: 250 } as never);
-  const article = reader.parse() as (Omit<NonNullable<ReturnType<Readability<string>["parse"]>>, "content"> & { content: Element }) | null;
+  type Article = Omit<NonNullable<ReturnType<Readability<string>["parse"]>>, "content"> & { content: Element };
+  let article: Article | null = null;
+  if (denoised.length <= READABILITY_MAX_CHARS) {
+    const reader = new Readability(document as never, { serializer: (el: unknown) => el, charThreshold: 250 } as never);
+    article = reader.parse() as Article | null;
+  }
   let root: Element;
   if (article?.content && (article.textContent?.trim().length ?? 0) > 0) {
     root = article.content;
   } else {
-    const { document: again } = parseHTML(html.replace(NOISE, ""));
-    for (const el of again.querySelectorAll(FALLBACK_DROP)) el.remove();
-    root = (again.querySelector("main") ?? again.body ?? again.documentElement) as Element;
+    // Readability changes the document it reads: start again from the text when it was run.
+    const doc = article === null && denoised.length > READABILITY_MAX_CHARS ? document : parseHTML(denoised).document;
+    for (const el of doc.querySelectorAll(FALLBACK_DROP)) el.remove();
+    root = (doc.querySelector("article") ?? doc.querySelector("main") ?? doc.body ?? doc.documentElement) as Element;
   }
   const links = absolutiseLinks(root, base);
-  const content = format === "markdown" ? markdownConverter().turndown(root as never).trim() : elementText(root as never);
+  const { content, complete } = format === "markdown" ? toMarkdown(root as never, wantChars) : { content: elementText(root as never), complete: true };
   const title = article?.title?.trim() || docTitle;
   const byline = article?.byline?.trim() || meta('meta[name="author"]');
   const siteName = article?.siteName?.trim() || meta('meta[property="og:site_name"]');
@@ -78,6 +80,7 @@ export function extractHtml(html: string, pageUrl: URL, format: "markdown" | "te
     ...(date ? { published: date } : {}),
     ...(lang ? { language: lang } : {}),
     content,
+    complete,
     links,
   };
 }

@@ -34,7 +34,7 @@ function sniff(body: Buffer): ContentKind | undefined {
 
 /**
  * Turns a fetched body into text: HTML through Readability (markdown or text), JSON pretty-printed,
- * plain text as it is, PDF through pdf.js (up to `pdfChars` characters).
+ * plain text as it is, PDF through pdf.js (up to `wantChars` characters).
  */
 export async function readContent(
   kind: ContentKind,
@@ -43,12 +43,13 @@ export async function readContent(
   contentTypeHeader: string | undefined,
   url: URL,
   format: "markdown" | "text",
-  pdfChars: number,
+  /** Characters needed (start_char + max_chars): a PDF or a very large page is converted only this far. */
+  wantChars: number,
   signal: AbortSignal,
 ): Promise<PageContent> {
   const contentType = mediaType || "(none)";
   if (kind === "pdf") {
-    const pdf = await pdfText(body, pdfChars, signal);
+    const pdf = await pdfText(body, wantChars, signal);
     return {
       contentType,
       content: pdf.text,
@@ -60,7 +61,7 @@ export async function readContent(
     };
   }
   const { text, charset } = decodeBody(body, contentTypeHeader, kind === "html");
-  if (kind === "html") return { contentType, charset, complete: true, ...extractHtml(text, url, format) };
+  if (kind === "html") return { contentType, charset, ...extractHtml(text, url, format, wantChars) };
   if (kind === "json") {
     let content = text;
     try {

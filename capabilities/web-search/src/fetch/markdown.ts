@@ -1,0 +1,80 @@
+import { strikethrough, tables } from "@joplin/turndown-plugin-gfm";
+import TurndownService from "turndown";
+
+// linkedom's element, typed as far as it is walked here.
+interface DomElement {
+  nodeType: number;
+  nodeName: string;
+  outerHTML: string;
+  textContent: string | null;
+  childNodes: ArrayLike<DomElement>;
+}
+
+/** Content up to this much HTML is converted in one go, and its length is known. */
+const WHOLE_MAX = 256 * 1024;
+/** Larger content is converted in batches of about this much HTML until enough text is there. */
+const BATCH = 32 * 1024;
+// Containers whose children are blocks of their own: a large one is split into them.
+const CONTAINERS = new Set(["DIV", "SECTION", "ARTICLE", "MAIN", "BODY", "HTML"]);
+
+let turndown: TurndownService | undefined;
+
+function markdownConverter(): TurndownService {
+  if (turndown) return turndown;
+  turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
+  turndown.use([tables, strikethrough]);
+  turndown.remove(["script", "style", "noscript", "iframe", "form", "button"]);
+  // Images cost characters and say little without being seen: their alt text stays.
+  turndown.addRule("image-alt", {
+    filter: "img",
+    replacement: (_content, node) => {
+      const alt = ((node as unknown as { getAttribute(n: string): string | null }).getAttribute("alt") ?? "").trim();
+      return alt ? `[image: ${alt.replace(/[[\]\n]/g, " ")}]` : "";
+    },
+  });
+  return turndown;
+}
+
+/**
+ * Markdown of `root` (turndown with GitHub tables and strikethrough). Turndown's cost grows with the
+ * whole page, so a large page is converted in batches of its blocks only until `wantChars` characters
+ * are there; `complete` says whether the whole page was converted. Turndown gets HTML text and parses
+ * it with its own DOM: its table rules need `HTMLTableElement.rows`, which linkedom lacks.
+ */
+export function toMarkdown(root: DomElement, wantChars: number): { content: string; complete: boolean } {
+  const converter = markdownConverter();
+  const whole = root.outerHTML;
+  if (whole.length <= WHOLE_MAX) return { content: converter.turndown(whole).trim(), complete: true };
+  const pieces: string[] = [];
+  split(root, pieces);
+  const parts: string[] = [];
+  let length = 0;
+  let batch = "";
+  for (let i = 0; i < pieces.length; i++) {
+    batch += pieces[i]!;
+    if (batch.length < BATCH && i < pieces.length - 1) continue;
+    const markdown = converter.turndown(batch).trim();
+    batch = "";
+    if (markdown) {
+      parts.push(markdown);
+      length += markdown.length + 2;
+    }
+    if (length > wantChars && i < pieces.length - 1) return { content: parts.join("\n\n"), complete: false };
+  }
+  return { content: parts.join("\n\n"), complete: true };
+}
+
+function split(node: DomElement, out: string[]): void {
+  const children = node.childNodes;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (child.nodeType === 3) out.push(escapeText(child.textContent ?? ""));
+    else if (child.nodeType !== 1) continue;
+    else if (CONTAINERS.has(child.nodeName.toUpperCase()) && child.outerHTML.length > BATCH) split(child, out);
+    else out.push(child.outerHTML);
+  }
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
