@@ -38,11 +38,12 @@ const ACCEPT = "text/html,application/xhtml+xml;q=0.9,text/plain;q=0.8,applicati
 export async function fetchDocument(raw: string, options: FetchOptions): Promise<FetchedDocument> {
   const redirects: string[] = [];
   let upgraded = false;
-  let target = checkPageUrl(raw, "url", options.allowPrivate);
+  let field = "url";
+  let target = checkPageUrl(raw, field, options.allowPrivate);
   for (let request = 1; ; request++) {
     const { url } = target;
     upgraded ||= target.upgraded;
-    if (!options.allowPrivate) await refuseInternalResolution(url.hostname, "url", options.lookup, options.resolveTimeoutMs);
+    if (!options.allowPrivate) await refuseInternalResolution(url.hostname, field, options.lookup, options.resolveTimeoutMs);
     const response = await get(url, options, target.upgraded);
     const location = response.headers.location;
     if (REDIRECTS.has(response.status) && typeof location === "string") {
@@ -56,7 +57,8 @@ export async function fetchDocument(raw: string, options: FetchOptions): Promise
       } catch {
         throw new ToolError(`url: ${url.host} redirects to something that is not a URL`);
       }
-      target = checkPageUrl(next, `url (redirected by ${url.host})`, options.allowPrivate);
+      field = `url (redirected by ${url.host})`;
+      target = checkPageUrl(next, field, options.allowPrivate);
       continue;
     }
     if (response.status < 200 || response.status > 299) {
