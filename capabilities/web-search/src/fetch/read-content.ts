@@ -1,6 +1,6 @@
 import { ToolError } from "@selu-catalogue/kit";
 import { decodeBody } from "./charset.js";
-import { extractHtml, type ExtractedPage } from "./html-extract.js";
+import type { ExtractedPage } from "./html-extract.js";
 import { pdfText } from "./pdf-text.js";
 
 /** A page's content as text, whatever it was served as. */
@@ -61,7 +61,11 @@ export async function readContent(
     };
   }
   const { text, charset } = decodeBody(body, contentTypeHeader, kind === "html");
-  if (kind === "html") return { contentType, charset, ...extractHtml(text, url, format, wantChars) };
+  if (kind === "html") {
+    // The DOM, Readability and turndown load on the first page, not at start-up (Selu waits for readiness).
+    const { extractHtml } = await import("./html-extract.js");
+    return { contentType, charset, ...extractHtml(text, url, format, wantChars) };
+  }
   if (kind === "json") {
     let content = text;
     try {
