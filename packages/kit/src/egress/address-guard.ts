@@ -17,10 +17,16 @@ export function refuseInternalName(host: string): void {
     if (kind) throw blockedError(bare, bare, kind);
     return;
   }
-  const name = bare.toLowerCase().replace(/\.$/, "");
+  const name = bare.toLowerCase().replace(/\.+$/, "");
   // RFC 6761: localhost and every name under it resolve to loopback.
-  if (name === "localhost" || name.endsWith(".localhost")) throw blockedError(bare, bare, "loopback");
+  if (name === "localhost" || name.endsWith(".localhost") || LOOPBACK_NAMES.has(name)) throw blockedError(bare, bare, "loopback");
+  if (METADATA_NAMES.has(name)) throw blockedError(bare, bare, "link-local");
 }
+
+// Loopback names of common /etc/hosts files (Debian, RHEL): through a proxy, its host resolves them.
+const LOOPBACK_NAMES = new Set(["localhost.localdomain", "localhost4", "localhost6", "localhost4.localdomain4", "localhost6.localdomain6", "ip6-localhost", "ip6-loopback"]);
+// Cloud metadata services by name (they resolve to 169.254.169.254 inside the cloud, also for a proxy there).
+const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog", "instance-data", "instance-data.ec2.internal"]);
 
 /**
  * Wraps a `dns.lookup`-compatible function so every address it returns is checked before the socket

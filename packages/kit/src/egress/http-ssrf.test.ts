@@ -160,6 +160,16 @@ describe("through the egress proxy", () => {
     expect(proxy.attempts.length).toBe(before);
   });
 
+  it.each(["localhost.localdomain", "ip6-localhost", "ip6-loopback", "localhost6.localdomain6", "metadata.google.internal", "metadata.goog.", "instance-data"])(
+    "refuses %s, a loopback or cloud metadata name the proxy's host would resolve",
+    async (name) => {
+      const before = proxy.attempts.length;
+      const err = await refusal(`https://${name}/`, { proxy: proxyFromEnv(proxy.env) });
+      expect(err.message).toMatch(/it is a (loopback|link-local) address/);
+      expect(proxy.attempts.length).toBe(before);
+    },
+  );
+
   it("leaves public names and addresses to the proxy's policy (no over-blocking)", async () => {
     const err = await client({ proxy: proxyFromEnv(proxy.env) }).request("https://93.184.215.14/").catch((e: unknown) => e);
     expect((err as EgressError).code).toBe("proxy_refused");
