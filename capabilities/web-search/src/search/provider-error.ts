@@ -37,6 +37,8 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   if (!text) return undefined;
   const trimmed = text.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // An HTTP date names its weekday and month; Date.parse would also read "-1" as a year.
+  if (!/^[A-Za-z]{3},/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
