@@ -63,10 +63,19 @@ const times = async (n: number, f: () => Promise<number>) => {
 // In-process extraction of the same article (the built module the bundle is made from).
 const { extractHtml } = (await import(`${dir}/dist/fetch/html-extract.js`)) as typeof import("../src/fetch/html-extract.ts");
 const url = new URL("https://big.example.com/article");
-const inProcess = {
-  markdown: await times(ROUNDS, async () => ((t) => (extractHtml(article, url, "markdown", 20_001), performance.now() - t))(performance.now())),
-  text: await times(ROUNDS, async () => ((t) => (extractHtml(article, url, "text", 20_001), performance.now() - t))(performance.now())),
+// CPU time besides wall time: on a shared machine the wall clock also counts other processes' turns.
+const cpuMs = () => ((u) => (u.user + u.system) / 1000)(process.cpuUsage());
+const extract = (format: "markdown" | "text") => {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i <= ROUNDS; i++) {
+    const [t, c] = [performance.now(), cpuMs()];
+    extractHtml(article, url, format, 20_001);
+    if (i > 0) (wall.push(performance.now() - t), cpu.push(cpuMs() - c)); // the first run warms up
+  }
+  return { wallMs: median(wall), cpuMs: median(cpu) };
 };
+const inProcess = { markdown: extract("markdown"), text: extract("text") };
 
 // Through the production entrypoint, one call at a time.
 const s = await server();
@@ -108,7 +117,7 @@ await braveServer.close();
 await pageServer.close();
 
 console.log(`web-search bench (production entrypoint, median of ${ROUNDS}, through the orchestrator double and the egress proxy double)`);
-console.log(`  2 MB article, extraction in process: markdown ${fmt(inProcess.markdown)} ms, text ${fmt(inProcess.text)} ms`);
+console.log(`  2 MB article, extraction in process: markdown ${fmt(inProcess.markdown.wallMs)} ms (${fmt(inProcess.markdown.cpuMs)} ms CPU), text ${fmt(inProcess.text.wallMs)} ms (${fmt(inProcess.text.cpuMs)} ms CPU)`);
 console.log(`  fetch_page call: markdown ${fmt(call.markdown)} ms, text ${fmt(call.text)} ms; baseline (same 2 MB as text/plain) ${fmt(call.plainBaseline)} ms; ratio ${(call.markdown / call.plainBaseline).toFixed(1)}x`);
 console.log(`  web_search at concurrency 8: ${fmt(search)} calls/s; baseline (the provider double through the proxy, no capability) ${fmt(rawSearch)} requests/s; ratio ${(search / rawSearch).toFixed(2)}`);
 console.log(`  peak RSS: idle ${idleRss} MiB, after the sequential runs ${sequentialRss} MiB`);
@@ -116,7 +125,7 @@ console.log("  2 MB reads at once | peak RSS MiB | wall ms");
 for (const c of concurrent) console.log(`  ${String(c.n).padStart(18)} | ${String(c.peakRssMiB).padStart(12)} | ${fmt(c.wallMs).padStart(7)}${c.n === maxConcurrent ? "  <- max_concurrent" : ""}`);
 const atMax = concurrent.find((c) => c.n === maxConcurrent)!;
 const goals = [
-  { goal: `2 MB article extracted under ${GOAL_EXTRACT_MS} ms (in process, markdown)`, ok: inProcess.markdown < GOAL_EXTRACT_MS, value: `${fmt(inProcess.markdown)} ms` },
+  { goal: `2 MB article extracted under ${GOAL_EXTRACT_MS} ms (in process, markdown, wall clock)`, ok: inProcess.markdown.wallMs < GOAL_EXTRACT_MS, value: `${fmt(inProcess.markdown.wallMs)} ms, ${fmt(inProcess.markdown.cpuMs)} ms CPU` },
   { goal: `peak RSS with max_concurrent (${maxConcurrent}) reads under max_memory_mb (${memoryLimit})`, ok: atMax.peakRssMiB < memoryLimit, value: `${atMax.peakRssMiB} MiB` },
 ];
 for (const g of goals) console.log(`${g.ok ? "PASS" : "FAIL"} ${g.goal}: ${g.value}`);

@@ -68,10 +68,14 @@ function split(node: DomElement, out: string[]): void {
   const children = node.childNodes;
   for (let i = 0; i < children.length; i++) {
     const child = children[i]!;
-    if (child.nodeType === 3) out.push(escapeText(child.textContent ?? ""));
-    else if (child.nodeType !== 1) continue;
-    else if (CONTAINERS.has(child.nodeName.toUpperCase()) && child.outerHTML.length > BATCH) split(child, out);
-    else out.push(child.outerHTML);
+    if (child.nodeType === 3) {
+      out.push(escapeText(child.textContent ?? ""));
+      continue;
+    }
+    if (child.nodeType !== 1) continue;
+    const html = child.outerHTML; // serialised once: it is the costly part of walking a large page
+    if (html.length > BATCH && CONTAINERS.has(child.nodeName.toUpperCase())) split(child, out);
+    else out.push(html);
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { fitWindow } from "./page-window.js";
+import { fitWindow, type PageWindow } from "./page-window.js";
 
-const build = (window: { content: string }, links: number) => ({ ...window, links: Array.from({ length: links }, () => "https://example.org/a-link") });
+const build = (window: PageWindow, links: number) => ({ ...window, links: Array.from({ length: links }, () => "https://example.org/a-link") });
 
 describe("fitWindow", () => {
   it("returns the window from start_char with the next start", () => {
