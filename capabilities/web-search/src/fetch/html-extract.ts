@@ -3,6 +3,7 @@ import { parseHTML } from "linkedom";
 import { WEB_LIMITS } from "../limits.js";
 import { elementText } from "./html-text.js";
 import { toMarkdown } from "./markdown.js";
+import { resolveLink } from "./resolve-link.js";
 
 /** The readable part of an HTML page and what it says about itself. */
 export interface ExtractedPage {
@@ -44,10 +45,12 @@ export function extractHtml(html: string, pageUrl: URL, format: "markdown" | "te
   const denoised = html.replace(NOISE, "");
   const { document } = parseHTML(denoised);
   for (const el of document.querySelectorAll(NAVIGATION)) el.remove();
-  const base = baseUrl(document.querySelector("base[href]")?.getAttribute("href"), pageUrl);
-  const meta = (selector: string) => document.querySelector(selector)?.getAttribute("content")?.trim() || undefined;
+  // Metadata lives in <head>: searching only there spares several walks of a large body.
+  const head = document.head ?? document;
+  const base = baseUrl(head.querySelector("base[href]")?.getAttribute("href"), pageUrl);
+  const meta = (selector: string) => head.querySelector(selector)?.getAttribute("content")?.trim() || undefined;
   const language = document.documentElement?.getAttribute("lang")?.trim() || meta('meta[http-equiv="content-language" i]');
-  const docTitle = document.querySelector("title")?.textContent?.trim() || undefined;
+  const docTitle = head.querySelector("title")?.textContent?.trim() || undefined;
   const published = meta('meta[property="article:published_time"]') ?? meta('meta[name="date"]') ?? meta('meta[itemprop="datePublished"]');
 
   // The serializer hands back the article element itself, so it is converted without parsing it again.
@@ -66,8 +69,8 @@ export function extractHtml(html: string, pageUrl: URL, format: "markdown" | "te
     for (const el of doc.querySelectorAll(FALLBACK_DROP)) el.remove();
     root = (doc.querySelector("article") ?? doc.querySelector("main") ?? doc.body ?? doc.documentElement) as Element;
   }
-  const links = absolutiseLinks(root, base);
-  const { content, complete } = format === "markdown" ? toMarkdown(root as never, wantChars) : { content: elementText(root as never), complete: true };
+  const links = listLinks(root, base);
+  const { content, complete } = format === "markdown" ? toMarkdown(root as never, wantChars, denoised.length, base) : { content: elementText(root as never), complete: true };
   const title = article?.title?.trim() || docTitle;
   const byline = article?.byline?.trim() || meta('meta[name="author"]');
   const siteName = article?.siteName?.trim() || meta('meta[property="og:site_name"]');
@@ -95,36 +98,16 @@ function baseUrl(href: string | null | undefined, pageUrl: URL): URL {
   }
 }
 
-/** Rewrites hrefs and srcs to absolute URLs (dropping javascript:, data: and the like) and lists the links. */
-function absolutiseLinks(root: Element, base: URL): ExtractedPage["links"] {
+/** The first {@link WEB_LIMITS.maxLinks} distinct http(s) links of the content, absolute, with their text. */
+function listLinks(root: Element, base: URL): ExtractedPage["links"] {
   const links: ExtractedPage["links"] = [];
-  const seen = new Set<string>();
+  const seen = new Set([base.href.split("#")[0]]);
   for (const a of root.querySelectorAll("a[href]")) {
-    const url = resolve(a.getAttribute("href"), base);
-    if (!url) {
-      a.removeAttribute("href");
-      continue;
-    }
-    a.setAttribute("href", url);
-    const text = (a.textContent ?? "").replace(/\s+/g, " ").trim();
-    if (seen.has(url) || links.length >= WEB_LIMITS.maxLinks || url.split("#")[0] === base.href.split("#")[0]) continue;
+    if (links.length >= WEB_LIMITS.maxLinks) break;
+    const url = resolveLink(a.getAttribute("href"), base);
+    if (!url || seen.has(url) || seen.has(url.split("#")[0])) continue;
     seen.add(url);
-    links.push({ text: text.slice(0, WEB_LIMITS.maxLinkTextChars), url });
-  }
-  for (const img of root.querySelectorAll("img[src]")) {
-    const url = resolve(img.getAttribute("src"), base);
-    if (url) img.setAttribute("src", url);
-    else img.removeAttribute("src");
+    links.push({ text: (a.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, WEB_LIMITS.maxLinkTextChars), url });
   }
   return links;
-}
-
-function resolve(href: string | null, base: URL): string | undefined {
-  if (!href) return undefined;
-  try {
-    const url = new URL(href.trim(), base);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
 }

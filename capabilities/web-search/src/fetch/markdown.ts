@@ -1,5 +1,6 @@
 import { strikethrough, tables } from "@joplin/turndown-plugin-gfm";
 import TurndownService from "turndown";
+import { resolveLink } from "./resolve-link.js";
 
 // linkedom's element, typed as far as it is walked here.
 interface DomElement {
@@ -17,18 +18,27 @@ const BATCH = 32 * 1024;
 // Containers whose children are blocks of their own: a large one is split into them.
 const CONTAINERS = new Set(["DIV", "SECTION", "ARTICLE", "MAIN", "BODY", "HTML"]);
 
-let turndown: TurndownService | undefined;
-
-function markdownConverter(): TurndownService {
-  if (turndown) return turndown;
-  turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
+/**
+ * A converter for one page: links are made absolute against its base as they are written (only those
+ * converted: a large page's unread part costs nothing), and javascript: or data: links keep their text only.
+ */
+function markdownConverter(base: URL): TurndownService {
+  const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
   turndown.use([tables, strikethrough]);
   turndown.remove(["script", "style", "noscript", "iframe", "form", "button"]);
+  const attribute = (node: unknown, name: string) => (node as { getAttribute(n: string): string | null }).getAttribute(name);
+  turndown.addRule("absolute-link", {
+    filter: (node) => node.nodeName === "A" && Boolean(attribute(node, "href")),
+    replacement: (content, node) => {
+      const url = resolveLink(attribute(node, "href"), base);
+      return url && content.trim() ? `[${content}](${url.replace(/[()\s]/g, encodeURIComponent)})` : content;
+    },
+  });
   // Images cost characters and say little without being seen: their alt text stays.
   turndown.addRule("image-alt", {
     filter: "img",
     replacement: (_content, node) => {
-      const alt = ((node as unknown as { getAttribute(n: string): string | null }).getAttribute("alt") ?? "").trim();
+      const alt = (attribute(node, "alt") ?? "").trim();
       return alt ? `[image: ${alt.replace(/[[\]\n]/g, " ")}]` : "";
     },
   });
@@ -39,12 +49,13 @@ function markdownConverter(): TurndownService {
  * Markdown of `root` (turndown with GitHub tables and strikethrough). Turndown's cost grows with the
  * whole page, so a large page is converted in batches of its blocks only until `wantChars` characters
  * are there; `complete` says whether the whole page was converted. Turndown gets HTML text and parses
- * it with its own DOM: its table rules need `HTMLTableElement.rows`, which linkedom lacks.
+ * it with its own DOM: its table rules need `HTMLTableElement.rows`, which linkedom lacks. `pageChars` is the
+ * size of the page's HTML; `base` resolves its links.
  */
-export function toMarkdown(root: DomElement, wantChars: number): { content: string; complete: boolean } {
-  const converter = markdownConverter();
-  const whole = root.outerHTML;
-  if (whole.length <= WHOLE_MAX) return { content: converter.turndown(whole).trim(), complete: true };
+export function toMarkdown(root: DomElement, wantChars: number, pageChars: number, base: URL): { content: string; complete: boolean } {
+  const converter = markdownConverter(base);
+  // The page's size bounds the content's, so a page under the bound needs no serialising to measure it.
+  if (pageChars <= WHOLE_MAX) return { content: converter.turndown(root.outerHTML).trim(), complete: true };
   const pieces: string[] = [];
   split(root, pieces);
   const parts: string[] = [];
