@@ -28,7 +28,7 @@ describe("container constraints (bubblewrap)", () => {
   });
 
   it("lets a capability write to its own /tmp", async () => {
-    expect(await orch.call("writer__save", { where: "tmp" })).toEqual({ ok: true, result: { path: "/tmp/state.json" } });
+    expect(await orch.call("writer__save", { where: "tmp" })).toMatchObject({ ok: true, result: { path: "/tmp/state.json" } });
   });
 
   it("fails a capability that writes outside /tmp (read-only root filesystem)", async () => {

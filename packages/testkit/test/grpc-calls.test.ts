@@ -37,10 +37,11 @@ const request = { toolName: "wait", argsJson: Buffer.from("{}"), configJson: Buf
 const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("the call answered"), (e: ServiceError) => e);
 
 describe("the raw Invoke helper", () => {
-  it("ends a call at its deadline, and the handler's signal fires", async () => {
+  it("ends a call when Selu's client-side timer fires (CANCELLED, Timeout expired), and the handler's signal fires", async () => {
     const before = seen.aborted;
     const err = await failure(invokeCapability(client, request, { deadlineMs: 150 }));
-    expect(err.code).toBe(status.DEADLINE_EXCEEDED);
+    expect(err.code).toBe(status.CANCELLED);
+    expect(err.details).toBe("Timeout expired");
     await expect.poll(() => seen.aborted).toBe(before + 1);
   });
 

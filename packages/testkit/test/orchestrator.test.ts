@@ -26,7 +26,7 @@ afterAll(async () => {
 describe("calls as Selu makes them", () => {
   it("sends only declared credentials that are set, the session and an empty thread", async () => {
     const out = await orch.call("files__whoami", {});
-    expect(out).toEqual({ ok: true, result: { session: orch.sessionId, thread: "", capability: "files", keys: ["ORG", "TOKEN"], token: "tok-123456" } });
+    expect(out).toMatchObject({ ok: true, result: { session: orch.sessionId, thread: "", capability: "files", keys: ["ORG", "TOKEN"], token: "tok-123456" } });
   });
 
   it("strips the approval keys before dispatch", async () => {
@@ -36,12 +36,15 @@ describe("calls as Selu makes them", () => {
 
   it("refuses arguments that break the schema's type/required rules without calling", async () => {
     const before = orch.transcript.length;
-    expect(await orch.call("files__write", { name: 1, text: "x" })).toEqual({ ok: false, error: "invalid arguments: args.name: expected string" });
+    expect(await orch.call("files__write", { name: 1, text: "x" })).toEqual({
+      ok: false,
+      error: "Tool argument validation failed for 'files__write': $.name expected string. Regenerate this tool call with a valid argument shape.",
+    });
     expect(orch.transcript.slice(before).some((e) => e.kind === "invoke")).toBe(false);
   });
 
   it("answers an unknown tool without calling", async () => {
-    expect(await orch.call("files__nope", {})).toEqual({ ok: false, error: "unknown tool files__nope" });
+    expect(await orch.call("files__nope", {})).toEqual({ ok: false, error: "Tool error: Unknown tool 'files__nope'" });
   });
 });
 
@@ -79,13 +82,11 @@ describe("artifacts as Selu handles them", () => {
     const made = await orch.call("files__write", { name: "c.txt", text: "charlie" }, { user: "alice" });
     if (!made.ok) throw new Error(made.error);
     const id = (made.result.artifact as { artifact_id: string }).artifact_id;
-    expect(await orch.call("files__read", { attachments: [{ artifact_id: id }] }, { user: "mallory" })).toEqual({ ok: false, error: `artifact ${id} not found` });
+    expect(await orch.call("files__read", { attachments: [{ artifact_id: id }] }, { user: "mallory" })).toEqual({ ok: false, error: `Tool error: Attachment artifact not found or expired: ${id}` });
   });
 
-  it("catches a capability that returns a top-level artifact_id, which Selu ignores", async () => {
-    const out = await orch.call("sloppy__make", {});
-    expect(out.ok).toBe(false);
-    expect(!out.ok && out.error).toMatch(/top-level "artifact_id", which Selu ignores/);
+  it("fails the test when a capability returns a top-level artifact_id, which Selu ignores", async () => {
+    await expect(orch.call("sloppy__make", {})).rejects.toThrow(/top-level "artifact_id", which Selu ignores/);
   });
 });
 
@@ -100,9 +101,12 @@ describe("dynamic discovery", () => {
   });
 
   it.each([
-    ['{"tools":[]}', "discovery failed: the result must be a top-level JSON array of tools"],
-    ['[{"name":"","description":"d","input_schema":{}}]', "discovery failed: a tool has an empty name"],
-    ['[{"name":"a","description":"d","input_schema":{}},{"name":"a","description":"d","input_schema":{}}]', "discovery failed: duplicate tool name a"],
+    ['{"tools":[]}', "Discovery payload must be a JSON array of tools"],
+    ["not json", "Discovery tool returned invalid JSON payload"],
+    ['[{"name":"  ","description":"d","input_schema":{}}]', "Discovery tool contains an empty tool name"],
+    ['[{"name":"a","description":"d"}]', "Discovery payload item is invalid: missing field `input_schema`"],
+    ['[{"name":"a","description":"d","input_schema":{},"recommended_policy":1}]', "Discovery payload item is invalid: recommended_policy: expected a string"],
+    ['[{"name":"a","description":"d","input_schema":{}},{"name":"a","description":"d","input_schema":{}}]', "Discovery payload contains duplicate tool name 'a'"],
   ])("rejects %s", async (answer, message) => {
     const raw = await rawCapability(answer);
     const o = new Orchestrator();

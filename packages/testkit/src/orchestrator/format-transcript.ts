@@ -18,6 +18,8 @@ export function formatTranscriptEntry(entry: TranscriptEntry): string {
       return `<- the model sees\n   ${json(entry.result)}`;
     case "error":
       return `<- error (${entry.stage}): ${entry.error}`;
+    case "reply":
+      return `<= the turn ends; the user reads (verbatim${entry.attachments.length ? `, with ${plural(entry.attachments.length, "attachment")}: ${entry.attachments.map((a) => a.filename).join(", ")}` : ""})\n   ${entry.text.replaceAll("\n", "\n   ")}`;
     case "finding":
       return `!! ${entry.finding}`;
   }

@@ -1,4 +1,4 @@
-import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { credentials, Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { CapabilityClient, type ArtifactChunk, type InvokeRequest, type InvokeResponse } from "@selu-catalogue/proto";
 
 /** What the Selu orchestrator dials with: 16 MiB each way. */
@@ -9,7 +9,7 @@ const CHANNEL_OPTIONS = {
   "grpc.initial_reconnect_backoff_ms": 100,
   "grpc.max_reconnect_backoff_ms": 200,
 };
-/** Selu's per-RPC deadline. */
+/** Selu's per-call timer (tonic's channel `timeout`): 120 s until the response headers arrive. */
 export const RPC_DEADLINE_MS = 120_000;
 /** Selu's upload chunk size. */
 export const UPLOAD_CHUNK_BYTES = 256 * 1024;
@@ -18,32 +18,56 @@ export function connect(address: string): CapabilityClient {
   return new CapabilityClient(address, credentials.createInsecure(), CHANNEL_OPTIONS);
 }
 
-const deadline = (ms = RPC_DEADLINE_MS) => ({ deadline: Date.now() + ms });
-
 export function healthcheck(client: CapabilityClient, timeoutMs = 1_000): Promise<boolean> {
   return new Promise((resolve) =>
-    client.healthcheck({}, new Metadata(), deadline(timeoutMs), (err, res) => resolve(!err && res?.ready === true)),
+    client.healthcheck({}, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => resolve(!err && res?.ready === true)),
   );
 }
 
+/** The status tonic gives when its channel timeout fires: CANCELLED, "Timeout expired". */
+export function timeoutExpired(): ServiceError {
+  return Object.assign(new Error(`${status.CANCELLED} CANCELLED: Timeout expired`), {
+    code: status.CANCELLED,
+    details: "Timeout expired",
+    metadata: new Metadata(),
+  });
+}
+
+/**
+ * Selu's timer, as tonic runs it: no `grpc-timeout` header goes out (the server sees no deadline); the
+ * client cancels the call if no response headers arrived within `ms`, and the timer stops at the headers.
+ */
+function headerTimer(call: { cancel(): void; once(event: "metadata", fn: () => void): unknown }, ms: number, onExpire: () => void) {
+  const timer = setTimeout(() => {
+    onExpire();
+    call.cancel();
+  }, ms);
+  call.once("metadata", () => clearTimeout(timer));
+  return () => clearTimeout(timer);
+}
+
 export interface InvokeCallOptions {
-  /** The call's deadline from now, in ms (default Selu's 120 s). */
+  /** Selu's client-side timer from now, in ms (default 120 s); stops when the response headers arrive. */
   deadlineMs?: number;
   /** Cancels the call, as Selu does when the user stops a turn. */
   signal?: AbortSignal;
 }
 
 /**
- * One Invoke as Selu sends it; rejects with the grpc-js ServiceError on DEADLINE_EXCEEDED, CANCELLED
- * and other statuses (a tool's own failure comes back in `InvokeResponse.error`).
+ * One Invoke as Selu sends it (no `grpc-timeout` header); rejects with the grpc-js ServiceError on a
+ * status (CANCELLED "Timeout expired" when Selu's timer fires); a tool's own failure comes back in
+ * `InvokeResponse.error`.
  */
 export function invoke(client: CapabilityClient, request: InvokeRequest, options: InvokeCallOptions = {}): Promise<InvokeResponse> {
   return new Promise((resolve, reject) => {
-    const call = client.invoke(request, new Metadata(), deadline(options.deadlineMs), (err: ServiceError | null, res?: InvokeResponse) => {
+    let expired = false;
+    const call = client.invoke(request, new Metadata(), {}, (err: ServiceError | null, res?: InvokeResponse) => {
+      stop();
       options.signal?.removeEventListener("abort", cancel);
-      if (err) reject(err);
+      if (err) reject(expired ? timeoutExpired() : err);
       else resolve(res!);
     });
+    const stop = headerTimer(call, options.deadlineMs ?? RPC_DEADLINE_MS, () => (expired = true));
     const cancel = () => call.cancel();
     if (options.signal?.aborted) cancel();
     else options.signal?.addEventListener("abort", cancel, { once: true });
@@ -53,7 +77,13 @@ export function invoke(client: CapabilityClient, request: InvokeRequest, options
 /** Uploads as Selu does: 256 KiB chunks, filename/MIME on the first only, an empty file as one empty chunk. */
 export function upload(client: CapabilityClient, bytes: Buffer, filename: string, mimeType: string) {
   return new Promise<{ capabilityArtifactId: string; sizeBytes: number; error: string }>((resolve, reject) => {
-    const stream = client.uploadInputArtifact(deadline(), (err, res) => (err ? reject(err) : resolve(res!)));
+    let expired = false;
+    const stream = client.uploadInputArtifact(new Metadata(), {}, (err, res) => {
+      stop();
+      if (err) reject(expired ? timeoutExpired() : err);
+      else resolve(res!);
+    });
+    const stop = headerTimer(stream, RPC_DEADLINE_MS, () => (expired = true));
     let offset = 0;
     do {
       const first = offset === 0;
@@ -69,10 +99,14 @@ export function download(client: CapabilityClient, id: string): Promise<{ bytes:
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     let settled = false;
-    const stream = client.downloadOutputArtifact({ capabilityArtifactId: id }, deadline());
+    let expired = false;
+    const stream = client.downloadOutputArtifact({ capabilityArtifactId: id }, new Metadata(), {});
+    // Selu's timer bounds a download only until its headers (with the first chunk); the total is unbounded.
+    const stop = headerTimer(stream, RPC_DEADLINE_MS, () => (expired = true));
     const finish = (value: { bytes: Buffer; chunks: number } | { error: string }) => {
       if (settled) return;
       settled = true;
+      stop();
       resolve(value);
     };
     stream.on("data", (chunk: ArtifactChunk) => {
@@ -88,6 +122,11 @@ export function download(client: CapabilityClient, id: string): Promise<{ bytes:
       }
     });
     stream.on("end", () => finish({ bytes: Buffer.concat(parts), chunks: parts.length }));
-    stream.on("error", (err: ServiceError) => (settled ? undefined : err.code === 1 ? undefined : reject(err)));
+    stream.on("error", (err: ServiceError) => {
+      if (settled || (err.code === status.CANCELLED && !expired)) return;
+      settled = true;
+      stop();
+      reject(expired ? timeoutExpired() : err);
+    });
   });
 }

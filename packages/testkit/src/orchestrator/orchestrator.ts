@@ -1,23 +1,49 @@
 import { randomUUID } from "node:crypto";
+import { status, type ServiceError } from "@grpc/grpc-js";
 import type { CapabilityClient } from "@selu-catalogue/proto";
 import { ArtifactVault } from "./artifact-vault.js";
-import { connect, healthcheck, invoke, upload } from "./grpc-calls.js";
+import { Containers } from "./containers.js";
+import { checkDuplicates, parseDiscoveryPayload, type DiscoveredTool } from "./discovery.js";
+import { invoke } from "./grpc-calls.js";
 import { CallFailure, isObject, resultFindings, rewriteResultArtifacts } from "./rewrite-results.js";
 import { checkSeluSchema } from "./schema-check.js";
-import type { CallerContext, CallOutcome, ManifestView, TranscriptEntry } from "./types.js";
+import { parseSeluJson, stringifySeluJson } from "./selu-json.js";
+import * as say from "./selu-wording.js";
+import { SHARED_SLOT_WAIT_MS, Slots } from "./slots.js";
+import { checkResultSize, SeluFinding } from "./result-size.js";
+import { uploadAttachments } from "./upload-attachments.js";
+import type { ArtifactSummary, CallerContext, CallOutcome, ContainerStarter, ManifestView, TranscriptEntry } from "./types.js";
+
+type ToolSpec = ManifestView["tools"][number];
+type Policy = "allow" | "ask" | "block";
 
 interface Installed {
   manifest: ManifestView;
-  client: CapabilityClient;
-  tools: Map<string, { input_schema: unknown }>;
+  containers: Containers;
+  slots: Slots;
+  tools: Map<string, ToolSpec>;
 }
 
 export interface OrchestratorOptions {
   /** Credentials as set in Selu's settings, by capability id then name (user and system scope alike). */
   credentials?: Record<string, Record<string, string>>;
-  /** Fail a call when its result holds something Selu ignores (default true: tests should see it). */
+  /**
+   * Treat what Selu would cut, panic on or silently ignore in a result as a test failure (default true):
+   * the call rejects with a {@link SeluFinding}. With `false` the finding is recorded and the call goes on
+   * as Selu would (an oversized result is cut and marked).
+   */
   strict?: boolean;
+  /** How long a call waits for a free slot of a shared container (default Selu's 30 s). */
+  sharedSlotWaitMs?: number;
   now?: () => number;
+}
+
+/** One call of a model's batch. */
+export interface BatchCall {
+  tool: string;
+  /** The arguments as an object, or as the model's JSON text (to keep `3.0` apart from `3`). */
+  args: Record<string, unknown> | string;
+  caller?: CallerContext;
 }
 
 /**
@@ -28,8 +54,13 @@ export class Orchestrator {
   readonly vault: ArtifactVault;
   readonly transcript: TranscriptEntry[] = [];
   readonly sessionId = randomUUID();
+  /** Global tool policies set by discovery (`<id>__<tool>` -> policy), as Selu records them. Not enforced. */
+  readonly policies = new Map<string, Policy>();
+  /** Everything found in results that Selu would cut, panic on or ignore. */
+  readonly findings: string[] = [];
   readonly #installed = new Map<string, Installed>();
   readonly #options: OrchestratorOptions;
+  #turnArtifacts: ArtifactSummary[] = [];
 
   constructor(options: OrchestratorOptions = {}) {
     this.#options = options;
@@ -37,146 +68,250 @@ export class Orchestrator {
   }
 
   /**
-   * Adds a running capability and waits for readiness as Selu does (Healthcheck every 200 ms, up to
-   * 30 s). Dynamic capabilities are asked for their tools.
+   * Adds a capability. `target` is the address of a running process (every session and discovery talk to
+   * it; readiness is awaited here as Selu does: Healthcheck every 200 ms, up to 30 s), or a
+   * {@link ContainerStarter} that starts containers the way Selu's runner does: lazily, one per session
+   * (exclusive) or one for all (shared), and a fresh one per discovery attempt. Dynamic capabilities are
+   * asked for their tools.
    */
-  async install(manifest: ManifestView, address: string): Promise<void> {
-    const client = connect(address);
-    const started = Date.now();
-    while (!(await healthcheck(client))) {
-      if (Date.now() - started > 30_000) {
-        client.close();
-        throw new Error(`${manifest.id} did not report ready within 30 s`);
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const installed: Installed = { manifest, client, tools: new Map(manifest.tools.map((t) => [t.name, t])) };
+  async install(manifest: ManifestView, target: string | ContainerStarter): Promise<void> {
+    const containers = new Containers(manifest, target);
+    const slots = new Slots(manifest.sharing?.max_concurrent ?? 1);
+    const installed: Installed = { manifest, containers, slots, tools: new Map(manifest.tools.map((t) => [t.name, t])) };
+    if (typeof target === "string") await containers.client(containers.key(this.sessionId), this.sessionId);
     this.#installed.set(manifest.id, installed);
-    if (manifest.tool_source === "dynamic") installed.tools = await this.discover(manifest.id);
+    if (manifest.tool_source === "dynamic") installed.tools = new Map((await this.discover(manifest.id)).map((t) => [t.name, t]));
   }
 
-  /** Runs dynamic discovery as Selu does and validates the answer the same way. */
-  async discover(capabilityId: string): Promise<Map<string, { input_schema: unknown }>> {
+  /**
+   * Runs dynamic discovery as Selu does: system credentials only (a required one unset fails without a
+   * call), session `discovery-<id>-<32 hex>`, thread `tool-discovery`, `{}` as args, a fresh container per
+   * attempt (with a starter), two attempts. A new tool's recommended policy (default block) becomes its
+   * global policy; removed tools lose theirs. On failure it throws and the previous tools stay.
+   */
+  async discover(capabilityId: string): Promise<DiscoveredTool[]> {
     const cap = this.#get(capabilityId);
-    const name = cap.manifest.discovery_tool_name ?? "list_tools";
-    const res = await invoke(cap.client, {
-      toolName: name,
-      argsJson: Buffer.from("{}"),
-      configJson: Buffer.from(JSON.stringify(this.#config(cap.manifest, ["system"]))),
-      sessionId: `discovery-${capabilityId}-${randomUUID().replaceAll("-", "").slice(0, 8)}`,
-      capabilityId,
-      threadId: "tool-discovery",
-    });
-    if (res.error) throw new Error(`discovery failed: ${res.error}`);
-    const parsed: unknown = JSON.parse(res.resultJson.toString("utf8"));
-    if (!Array.isArray(parsed)) throw new Error("discovery failed: the result must be a top-level JSON array of tools");
-    const tools = new Map<string, { input_schema: unknown }>();
-    for (const item of parsed) {
-      if (!isObject(item) || typeof item.name !== "string" || item.name === "") throw new Error("discovery failed: a tool has an empty name");
-      if (tools.has(item.name)) throw new Error(`discovery failed: duplicate tool name ${item.name}`);
-      if (typeof item.description !== "string" || !isObject(item.input_schema)) {
-        throw new Error(`discovery failed: tool ${item.name} needs a description and an input_schema`);
+    let lastError: unknown;
+    let tools: DiscoveredTool[] | undefined;
+    for (let attempt = 0; attempt < 2 && !tools; attempt++) {
+      try {
+        tools = await this.#discoverOnce(cap);
+      } catch (err) {
+        lastError = err;
       }
-      tools.set(item.name, { input_schema: item.input_schema });
     }
+    if (!tools) throw lastError instanceof Error ? lastError : new Error(String(lastError));
+    checkDuplicates(tools);
+    const names = new Set(tools.map((t) => t.name));
+    for (const old of cap.tools.keys()) if (!names.has(old)) this.policies.delete(`${capabilityId}__${old}`);
+    for (const tool of tools) {
+      if (!cap.tools.has(tool.name)) this.policies.set(`${capabilityId}__${tool.name}`, tool.recommended_policy ?? "block");
+    }
+    cap.tools = new Map(tools.map((t) => [t.name, { ...t, terminal_on_success: false }]));
     return tools;
   }
 
-  /** Calls `<id>__<tool>` with the model's arguments; returns what the model would see. */
-  async call(qualifiedTool: string, args: Record<string, unknown>, caller: CallerContext = {}): Promise<CallOutcome> {
-    const log = (entry: TranscriptEntry) => this.transcript.push(entry);
-    log({ kind: "call", tool: qualifiedTool, args });
-    try {
-      const result = await this.#call(qualifiedTool, args, caller, log);
-      log({ kind: "result", tool: qualifiedTool, result });
-      return { ok: true, result };
-    } catch (err) {
-      if (!(err instanceof CallFailure)) throw err;
-      const stage = err instanceof CapabilityError ? "capability" : "orchestrator";
-      log({ kind: "error", tool: qualifiedTool, error: err.message, stage });
-      return { ok: false, error: err.message };
-    }
+  /** One tool call the model makes on its own (a batch of one): a terminal tool ends the turn. */
+  async call(qualifiedTool: string, args: Record<string, unknown> | string, caller: CallerContext = {}): Promise<CallOutcome> {
+    const [outcome] = await this.callBatch([{ tool: qualifiedTool, args, ...(caller ? { caller } : {}) }]);
+    return outcome!;
+  }
+
+  /**
+   * Calls the model issued together: dispatched concurrently, as Selu does. With more than one call in the
+   * batch, terminal mode is dropped and the model sees every result.
+   */
+  async callBatch(calls: readonly BatchCall[]): Promise<CallOutcome[]> {
+    const alone = calls.length === 1;
+    const outcomes = await Promise.all(calls.map((c) => this.#dispatch(c, alone)));
+    return outcomes;
+  }
+
+  /** Starts a new user turn: artifacts made so far are no longer attached to the next terminal reply. */
+  newTurn(): void {
+    this.#turnArtifacts = [];
   }
 
   async close(): Promise<void> {
-    for (const cap of this.#installed.values()) cap.client.close();
+    const all = [...this.#installed.values()];
     this.#installed.clear();
+    await Promise.all(all.map((cap) => cap.containers.close()));
   }
 
-  async #call(qualified: string, raw: Record<string, unknown>, caller: CallerContext, log: (e: TranscriptEntry) => void) {
+  async #dispatch({ tool: qualified, args: raw, caller = {} }: BatchCall, alone: boolean): Promise<CallOutcome> {
+    const log = (entry: TranscriptEntry) => this.transcript.push(entry);
+    let args: unknown;
+    try {
+      args = typeof raw === "string" ? parseSeluJson(raw) : raw;
+    } catch {
+      throw new Error(`the model's arguments for ${qualified} are not JSON: ${raw as string}`);
+    }
+    log({ kind: "call", tool: qualified, args });
     const split = qualified.indexOf("__");
-    if (split <= 0) throw new CallFailure(`unknown tool ${qualified}`);
-    const capabilityId = qualified.slice(0, split);
-    const toolName = qualified.slice(split + 2);
-    const cap = this.#installed.get(capabilityId);
-    const spec = cap?.tools.get(toolName);
-    if (!cap || !spec) throw new CallFailure(`unknown tool ${qualified}`);
-    const owner = caller.user ?? "user-1";
+    const cap = split > 0 ? this.#installed.get(qualified.slice(0, split)) : undefined;
+    const spec = cap?.tools.get(qualified.slice(split + 2));
+    if (!cap || !spec) return this.#fail(qualified, say.toolError(`Unknown tool '${qualified}'`), "orchestrator", false);
+    // The tool loop checks the schema subset before dispatch; the model is asked to regenerate the call.
+    const problem = checkSeluSchema(args, spec.input_schema);
+    if (problem) return this.#fail(qualified, say.validationFailed(qualified, problem), "orchestrator", false);
+    const terminal = alone && spec.terminal_on_success === true;
+    try {
+      const text = await this.#invoke(cap, spec.name, qualified, args as Record<string, unknown>, caller, log);
+      return this.#succeed(qualified, text, terminal);
+    } catch (err) {
+      if (!(err instanceof CallFailure)) throw err;
+      return this.#fail(qualified, say.toolError(err.message), err instanceof CapabilityError ? "capability" : "orchestrator", terminal);
+    }
+  }
 
-    const args: Record<string, unknown> = { ...raw };
+  async #invoke(cap: Installed, toolName: string, qualified: string, parsed: Record<string, unknown>, caller: CallerContext, log: (e: TranscriptEntry) => void): Promise<string> {
+    const { manifest, containers } = cap;
+    const owner = caller.user ?? "user-1";
+    const sessionId = caller.session ?? this.sessionId;
+    const args: Record<string, unknown> = { ...parsed };
     delete args._approval_message;
     delete args._approval_message_i18n;
-    const problem = checkSeluSchema(args, spec.input_schema);
-    if (problem) throw new CallFailure(`invalid arguments: ${problem}`);
-
-    if (Array.isArray(args.attachments)) {
-      args.attachments = await this.#uploadAttachments(args.attachments, cap.client, owner, qualified, log);
-    }
-    const config = this.#config(cap.manifest, ["user", "system"]);
-    log({ kind: "invoke", tool: qualified, capabilityId, toolName, args, config: mask(config) });
-    const res = await invoke(cap.client, {
-      toolName,
-      argsJson: Buffer.from(JSON.stringify(args)),
-      configJson: Buffer.from(JSON.stringify(config)),
-      sessionId: caller.session ?? this.sessionId,
-      capabilityId,
-      threadId: caller.thread ?? "",
+    const config = this.#config(manifest, ["user", "system"], (name, scope) => {
+      throw new CallFailure(scope === "user" ? say.missingUserCredential(manifest.id, name) : say.missingSystemCredential(manifest.id, name));
     });
-    if (res.error) throw new CapabilityError(res.error);
-    let result: unknown;
+    const release = containers.shared ? await cap.slots.acquire(this.#options.sharedSlotWaitMs ?? SHARED_SLOT_WAIT_MS) : () => {};
+    if (!release) throw new CallFailure(say.sharedSlotTimedOut(manifest.id));
     try {
-      result = JSON.parse(res.resultJson.toString("utf8"));
-    } catch {
-      throw new CapabilityError("the capability returned result_json that is not JSON");
-    }
-    log({ kind: "raw-result", tool: qualified, result });
-    if (!isObject(result)) return { result } as Record<string, unknown>;
-    for (const finding of resultFindings(result)) {
-      log({ kind: "finding", tool: qualified, finding });
-      if (this.#options.strict ?? true) throw new CapabilityError(finding);
-    }
-    return rewriteResultArtifacts(result, { client: cap.client, vault: this.vault, owner, tool: qualified, log });
-  }
-
-  async #uploadAttachments(list: unknown[], client: CapabilityClient, owner: string, tool: string, log: (e: TranscriptEntry) => void) {
-    const out: unknown[] = [];
-    for (const element of list) {
-      if (!isObject(element) || typeof element.artifact_id !== "string" || typeof element.capability_artifact_id === "string") {
-        out.push(element);
-        continue;
+      const key = containers.key(sessionId);
+      let client = await this.#client(containers, key, sessionId);
+      if (Array.isArray(args.attachments)) {
+        args.attachments = await uploadAttachments(args.attachments, { client, vault: this.vault, owner, tool: qualified, log });
       }
-      const found = this.vault.take(owner, element.artifact_id);
-      if ("error" in found) throw new CallFailure(found.error);
-      const res = await upload(client, found.bytes, found.filename, found.mimeType);
-      if (res.error) throw new CapabilityError(`attachment upload failed: ${res.error}`);
-      const { artifact_id: _dropped, ...rest } = element;
-      log({
-        kind: "upload", tool, artifactId: found.artifactId, capabilityArtifactId: res.capabilityArtifactId,
-        filename: found.filename, mimeType: found.mimeType, sizeBytes: res.sizeBytes,
-        chunks: Math.max(1, Math.ceil(found.bytes.byteLength / (256 * 1024))),
-      });
-      out.push({ ...rest, capability_artifact_id: res.capabilityArtifactId, filename: found.filename, mime_type: found.mimeType, size_bytes: res.sizeBytes });
+      log({ kind: "invoke", tool: qualified, capabilityId: manifest.id, toolName, args, config: mask(config) });
+      const request = {
+        toolName,
+        argsJson: Buffer.from(stringifySeluJson(args)),
+        configJson: Buffer.from(stringifySeluJson(config)),
+        sessionId,
+        capabilityId: manifest.id,
+        threadId: caller.thread ?? "",
+      };
+      let res;
+      try {
+        res = await invoke(client, request);
+      } catch (err) {
+        // A shared container is re-invoked once in a fresh container after a transport failure.
+        if (!containers.shared || (err as ServiceError).code !== status.UNAVAILABLE) throw new CallFailure(say.grpcFailed("invoke", err as ServiceError));
+        await containers.replace(key);
+        client = await this.#client(containers, key, sessionId);
+        res = await invoke(client, request).catch((again: ServiceError) => {
+          throw new CallFailure(say.grpcFailed("invoke", again));
+        });
+      }
+      if (res.error) throw new CapabilityError(say.capabilityReturnedError(manifest.id, toolName, res.error));
+      return await this.#readResult(res.resultJson, client, owner, qualified, log);
+    } finally {
+      release();
     }
-    return out;
   }
 
-  /** config_json: exactly the declared credentials that are set, nothing else. */
-  #config(manifest: ManifestView, scopes: readonly ("user" | "system")[]): Record<string, string> {
+  /** result_json as Selu turns it into the text the model sees: UTF-8 required, artifacts rewritten. */
+  async #readResult(bytes: Buffer, client: CapabilityClient, owner: string, tool: string, log: (e: TranscriptEntry) => void): Promise<string> {
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw new CapabilityError(say.NON_UTF8_RESULT);
+    }
+    let parsed: unknown;
+    try {
+      parsed = parseSeluJson(text);
+    } catch {
+      parsed = undefined; // Not JSON: Selu passes the text through as it is.
+    }
+    log({ kind: "raw-result", tool, result: parsed ?? text });
+    if (!isObject(parsed)) return text;
+    for (const finding of resultFindings(parsed)) this.#finding(tool, finding);
+    const stored = await rewriteResultArtifacts(parsed, { client, vault: this.vault, owner, tool, log });
+    this.#turnArtifacts.push(...stored);
+    // Selu re-serialises only when it replaced an artifact; otherwise the capability's text goes through.
+    return stored.length > 0 ? stringifySeluJson(parsed) : text;
+  }
+
+  #succeed(tool: string, fullText: string, terminal: boolean): CallOutcome {
+    const text = checkResultSize(tool, fullText, (finding) => this.#finding(tool, finding));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+    const result = isObject(parsed) ? parsed : { result: parsed };
+    if (!terminal) {
+      this.transcript.push({ kind: "result", tool, result: parsed, text });
+      return { ok: true, result, text };
+    }
+    return { ok: true, result, text, reply: this.#reply(tool, text) };
+  }
+
+  #fail(tool: string, error: string, stage: "orchestrator" | "capability", terminal: boolean): CallOutcome {
+    this.transcript.push({ kind: "error", tool, error, stage });
+    return terminal ? { ok: false, error, reply: this.#reply(tool, error) } : { ok: false, error };
+  }
+
+  /** A terminal tool's text becomes the user's final reply, with every artifact of the turn; the turn ends. */
+  #reply(tool: string, text: string) {
+    const reply = { text, attachments: this.#turnArtifacts };
+    this.#turnArtifacts = [];
+    this.transcript.push({ kind: "reply", tool, ...reply });
+    return reply;
+  }
+
+  #finding(tool: string, finding: string): void {
+    this.findings.push(finding);
+    this.transcript.push({ kind: "finding", tool, finding });
+    if (this.#options.strict ?? true) throw new SeluFinding(finding);
+  }
+
+  async #client(containers: Containers, key: string, sessionId: string): Promise<CapabilityClient> {
+    try {
+      return await containers.client(key, sessionId);
+    } catch (err) {
+      throw new CallFailure(`Failed to start capability '${containers.manifest.id}': ${(err as Error).message}`);
+    }
+  }
+
+  async #discoverOnce(cap: Installed): Promise<DiscoveredTool[]> {
+    const { manifest, containers } = cap;
+    const config = this.#config(manifest, ["system"], (name) => {
+      throw new Error(say.discoveryWording.missingSystemCredential(manifest.id, name));
+    });
+    const sessionId = `discovery-${manifest.id}-${randomUUID().replaceAll("-", "")}`;
+    const container = typeof containers.target === "string"
+      ? { client: await containers.client(containers.key(this.sessionId), this.sessionId), stop: async () => {} }
+      : await containers.discovery(sessionId);
+    try {
+      const res = await invoke(container.client, {
+        toolName: manifest.discovery_tool_name ?? "list_tools",
+        argsJson: Buffer.from("{}"),
+        configJson: Buffer.from(stringifySeluJson(config)),
+        sessionId,
+        capabilityId: manifest.id,
+        threadId: "tool-discovery",
+      }).catch((err: ServiceError) => {
+        throw new Error(say.grpcFailed("invoke", err));
+      });
+      if (res.error) throw new Error(say.capabilityReturnedError(manifest.id, manifest.discovery_tool_name ?? "list_tools", res.error));
+      return parseDiscoveryPayload(res.resultJson.toString("utf8"));
+    } finally {
+      await container.stop();
+    }
+  }
+
+  /** config_json: exactly the declared credentials of `scopes` that are set; `missing` for a required one unset. */
+  #config(manifest: ManifestView, scopes: readonly ("user" | "system")[], missing: (name: string, scope: "user" | "system") => never): Record<string, string> {
     const set = this.#options.credentials?.[manifest.id] ?? {};
     const config: Record<string, string> = {};
     for (const c of manifest.credentials) {
+      if (!scopes.includes(c.scope)) continue;
       const value = set[c.name];
-      if (scopes.includes(c.scope) && value !== undefined) config[c.name] = value;
+      if (value !== undefined) config[c.name] = value;
+      else if (c.required ?? true) missing(c.name, c.scope);
     }
     return config;
   }

@@ -1,41 +1,51 @@
+import type { ServiceError } from "@grpc/grpc-js";
 import type { CapabilityClient } from "@selu-catalogue/proto";
 import type { ArtifactVault } from "./artifact-vault.js";
 import { download } from "./grpc-calls.js";
-import type { TranscriptEntry } from "./types.js";
+import { downloadFailed, grpcFailed, resultInline } from "./selu-wording.js";
+import type { ArtifactSummary, TranscriptEntry } from "./types.js";
 
-/** Raised to fail a call the way Selu fails it (the text is what the model sees). */
+/** Raised to fail a call the way Selu fails it (the text is what the model sees after `Tool error: `). */
 export class CallFailure extends Error {}
 
 /**
- * Applies Selu's output-artifact rules to a parsed result: only top-level `artifact` (object) and
- * `artifacts` (array of objects) with a string `capability_artifact_id` are downloaded; each is replaced
- * by `{artifact_id, filename, mime_type, size_bytes}` and its other keys dropped.
+ * Applies Selu's output-artifact rules to a parsed result (`capture_artifacts_from_result`): only
+ * top-level `artifact` (object) and `artifacts` (array of objects) are looked at; an object there with
+ * `data_base64` fails the call; one with a string `capability_artifact_id` is downloaded and replaced by
+ * `{artifact_id, filename, mime_type, size_bytes}` (its other keys dropped). Returns the summaries stored.
  */
 export async function rewriteResultArtifacts(
   result: Record<string, unknown>,
   ctx: { client: CapabilityClient; vault: ArtifactVault; owner: string; tool: string; log: (e: TranscriptEntry) => void },
-): Promise<Record<string, unknown>> {
-  const out = { ...result };
-  const fetchOne = async (obj: Record<string, unknown>) => {
-    if ("data_base64" in obj) throw new CallFailure("inline artifact data (data_base64) is not accepted");
+): Promise<ArtifactSummary[]> {
+  const stored: ArtifactSummary[] = [];
+  const fetchOne = async (obj: Record<string, unknown>): Promise<Record<string, unknown>> => {
+    if ("data_base64" in obj) throw new CallFailure(resultInline);
     const id = obj.capability_artifact_id;
     if (typeof id !== "string") return obj;
     const filename = typeof obj.filename === "string" ? obj.filename : "document.bin";
     const mimeType = typeof obj.mime_type === "string" ? obj.mime_type : "application/octet-stream";
-    const got = await download(ctx.client, id);
-    if ("error" in got) throw new CallFailure(`artifact download failed: ${got.error}`);
-    if (got.bytes.byteLength === 0) throw new CallFailure(`artifact download failed: no data for ${id}`);
-    const stored = ctx.vault.store(ctx.owner, filename, mimeType, got.bytes);
-    ctx.log({ kind: "download", tool: ctx.tool, capabilityArtifactId: id, artifactId: stored.artifactId, filename, mimeType, sizeBytes: got.bytes.byteLength, chunks: got.chunks });
-    return { artifact_id: stored.artifactId, filename, mime_type: mimeType, size_bytes: got.bytes.byteLength };
+    let got: Awaited<ReturnType<typeof download>>;
+    try {
+      got = await download(ctx.client, id);
+    } catch (err) {
+      throw new CallFailure(grpcFailed("download_output_artifact", err as ServiceError));
+    }
+    if ("error" in got) throw new CallFailure(downloadFailed(got.error));
+    if (got.bytes.byteLength === 0) throw new CallFailure(`Capability artifact '${id}' returned no data`);
+    const item = ctx.vault.store(ctx.owner, filename, mimeType, got.bytes);
+    ctx.log({ kind: "download", tool: ctx.tool, capabilityArtifactId: id, artifactId: item.artifactId, filename, mimeType, sizeBytes: got.bytes.byteLength, chunks: got.chunks });
+    const summary = { artifact_id: item.artifactId, filename, mime_type: mimeType, size_bytes: got.bytes.byteLength };
+    stored.push(summary);
+    return summary;
   };
-  if (isObject(out.artifact)) out.artifact = await fetchOne(out.artifact);
-  if (Array.isArray(out.artifacts)) {
+  if (isObject(result.artifact)) result.artifact = await fetchOne(result.artifact);
+  if (Array.isArray(result.artifacts)) {
     const list: unknown[] = [];
-    for (const item of out.artifacts) list.push(isObject(item) ? await fetchOne(item) : item);
-    out.artifacts = list;
+    for (const item of result.artifacts) list.push(isObject(item) ? await fetchOne(item) : item);
+    result.artifacts = list;
   }
-  return out;
+  return stored;
 }
 
 /** Things Selu silently ignores in a result, which are almost always a capability's mistake. */
