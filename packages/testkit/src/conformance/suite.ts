@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { checkManifestAgainstCode, loadManifest } from "@selu-catalogue/manifest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { peakRssMiB, sandboxCommand } from "../container/index.js";
+import { createContainerCgroup, peakRssMiB, sandboxCommand, tmpUsageMiB, type ContainerCgroup } from "../container/index.js";
 import { connect, download, healthcheck, invoke, upload } from "../orchestrator/grpc-calls.js";
 import { startCapabilityProcess, type CapabilityProcess } from "../process/index.js";
 import { checkDockerfile, imageEnv } from "./dockerfile.js";
@@ -37,6 +37,8 @@ export function conformance(options: ConformanceOptions): void {
   let proc: CapabilityProcess;
   let client: ReturnType<typeof connect>;
   let readyMs = 0;
+  let cgroup: ContainerCgroup | undefined;
+  const resources = () => loadManifest(join(dir, "manifest.yaml")).manifest?.resources ?? { max_memory_mb: 128, pids_limit: 64 };
   const call = (tool: string, args: unknown) =>
     invoke(client, {
       toolName: tool,
@@ -54,7 +56,9 @@ export function conformance(options: ConformanceOptions): void {
       const started = Date.now();
       // The image's own ENV (NODE_ENV, MALLOC_ARENA_MAX, ...), as the container would run with it.
       const env = { ...imageEnv(readFileSync(join(dir, "Dockerfile"), "utf8")), ...options.env };
-      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd), env });
+      // Selu's memory limit (with /tmp charged to it) and pids_limit, enforced by the kernel where we can.
+      cgroup = createContainerCgroup({ memoryMb: resources().max_memory_mb, pidsLimit: resources().pids_limit });
+      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd, cgroup ? { cgroup } : {}), env });
       client = connect(proc.address);
       while (!(await healthcheck(client, 200))) {
         if (Date.now() - started > 30_000) throw new Error(`not ready within 30 s:\n${proc.output()}`);
@@ -65,6 +69,7 @@ export function conformance(options: ConformanceOptions): void {
     afterAll(async () => {
       client?.close();
       await proc?.stop();
+      cgroup?.remove();
     });
 
     it("has a manifest valid under Selu's rules, without unknown keys, equal to the code", () => {
@@ -120,9 +125,16 @@ export function conformance(options: ConformanceOptions): void {
       expect(results.every((r) => r.error.startsWith("unknown tool"))).toBe(true);
     });
 
-    it("stays under the manifest's memory limit", () => {
-      const limit = loadManifest(join(dir, "manifest.yaml")).manifest?.resources.max_memory_mb ?? 128;
-      expect(peakRssMiB(proc.child.pid!)).toBeLessThan(limit);
+    it("stays under the manifest's memory limit, /tmp included (no OOM kill under a cgroup where available)", () => {
+      const limit = resources().max_memory_mb;
+      expect(peakRssMiB(proc.child.pid!) + tmpUsageMiB(proc.child.pid!)).toBeLessThan(limit);
+      if (cgroup) expect(cgroup.oomKills()).toBe(0);
+    });
+
+    it.runIf(process.getuid?.() === 0)("runs under pids_limit (pids cgroup)", () => {
+      if (!cgroup) return;
+      expect(cgroup.peakPids() ?? 0).toBeLessThanOrEqual(resources().pids_limit);
+      expect(proc.child.exitCode).toBeNull();
     });
 
     it("drains and exits 0 on SIGTERM", async () => {

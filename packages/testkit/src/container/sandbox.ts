@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ContainerCgroup } from "./cgroup.js";
 
 /** What the Selu runner imposes on a capability container, as far as this machine can reproduce it. */
 export interface ContainerLimits {
@@ -13,6 +14,8 @@ export interface ContainerLimits {
   nofile?: number;
   /** Host files or directories under /tmp to show read-only at the same path (a test CA file). */
   readOnly?: readonly string[];
+  /** Memory and pids cgroups to run in ({@link createContainerCgroup}); without one only RSS can be measured. */
+  cgroup?: ContainerCgroup;
 }
 
 /** True when bubblewrap is installed (scripts/install-test-deps.sh installs it). */
@@ -27,29 +30,42 @@ export function hasBubblewrap(): boolean {
 
 /**
  * Wraps a command to run as Selu runs a container: uid:gid 1000:1000, read-only root filesystem, its own
- * tmpfs /tmp (64 MiB), only the listed directories writable, its own pid namespace, nofile 256.
- * Network stays shared so the orchestrator and proxy doubles on loopback are reachable.
+ * tmpfs /tmp (64 MiB, mounted noexec where we are root), only the listed directories writable, its own pid
+ * namespace, nofile 256, and the memory and pids cgroups when given. Network stays shared so the
+ * orchestrator and proxy doubles on loopback are reachable.
  */
 export function sandboxCommand(command: readonly string[], limits: ContainerLimits = {}): string[] {
+  const tmpBytes = limits.tmpBytes ?? 64 * 1024 * 1024;
+  const root = process.getuid?.() === 0 && existsSync("/mnt");
+  // bubblewrap can't mount a tmpfs noexec; as root, a private mount namespace mounts one over /mnt and
+  // the sandbox binds it as /tmp (then hides /mnt under an empty read-only tmpfs). Nothing leaks to the host.
+  const prelude: string[] = [];
+  for (const file of limits.cgroup?.procsFiles ?? []) prelude.push(`echo $$ > ${file}`);
+  if (root) prelude.push(`mount -t tmpfs -o noexec,nosuid,nodev,size=${tmpBytes},mode=1777 tmpfs /mnt`);
   const args = [
     "bwrap",
     "--ro-bind", "/", "/",
     "--dev", "/dev",
     "--proc", "/proc",
-    "--size", String(limits.tmpBytes ?? 64 * 1024 * 1024),
-    "--tmpfs", "/tmp",
+    ...(root ? ["--bind", "/mnt", "/tmp", "--tmpfs", "/mnt", "--remount-ro", "/mnt"] : ["--size", String(tmpBytes), "--tmpfs", "/tmp"]),
     "--unshare-user", "--uid", "1000", "--gid", "1000",
     "--unshare-pid",
     "--die-with-parent",
   ];
   for (const dir of limits.writable ?? []) args.push("--bind", dir.host, dir.path);
   // A checkout under /tmp (CI clones) would vanish under the container's own /tmp: show it read-only.
-  const root = workspaceRoot();
-  if (root.startsWith("/tmp/")) args.push("--ro-bind", root, root);
+  const checkout = workspaceRoot();
+  if (checkout.startsWith("/tmp/")) args.push("--ro-bind", checkout, checkout);
   for (const path of limits.readOnly ?? []) args.push("--ro-bind", path, path);
-  const quoted = command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(" ");
+  const quoted = command.map(shellQuote).join(" ");
   args.push("--", "sh", "-c", `ulimit -n ${limits.nofile ?? 256} && exec ${quoted}`);
-  return args;
+  if (prelude.length === 0) return args;
+  const outer = [...prelude, `exec ${args.map(shellQuote).join(" ")}`].join(" && ");
+  return root ? ["unshare", "--mount", "--propagation", "private", "sh", "-c", outer] : ["sh", "-c", outer];
+}
+
+function shellQuote(part: string): string {
+  return `'${part.replaceAll("'", "'\\''")}'`;
 }
 
 /** The monorepo's root: the nearest ancestor of this module with a pnpm-workspace.yaml. */

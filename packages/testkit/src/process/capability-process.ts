@@ -1,12 +1,18 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { containerEnv } from "./container-env.js";
 import { freePort } from "./free-port.js";
 import { serverProcess } from "./process-tree.js";
 
 export interface StartOptions {
-  /** Extra environment (proxy variables, CA for tests); PORT is set by us. */
+  /**
+   * What the test adds to Selu's environment (proxy variables, a test CA, LOG_LEVEL, or the
+   * `SELU_*` variables a ContainerStarter was given); nothing of the host's environment is passed.
+   */
   env?: Record<string, string>;
+  /** The session of an exclusive container (`SELU_SESSION_ID`); default a fresh UUID. */
+  sessionId?: string;
   /** Wrap the command, e.g. to run it under bubblewrap as uid 1000. */
   wrap?: (command: string[]) => string[];
   /** Receives each stdout line (JSON logs). */
@@ -26,7 +32,8 @@ export interface CapabilityProcess {
 
 /**
  * Starts `capabilities/<dir>`'s `start` script (the same command the Dockerfile runs) on a free
- * loopback-reachable port. The script is run by `sh -c exec`, so signals reach node itself.
+ * loopback-reachable port, with Selu's environment only ({@link containerEnv}). The script is run by
+ * `sh -c exec`, so signals reach node itself.
  */
 export async function startCapabilityProcess(dir: string, options: StartOptions = {}): Promise<CapabilityProcess> {
   const start = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: { start?: string } }).scripts?.start;
@@ -36,7 +43,7 @@ export async function startCapabilityProcess(dir: string, options: StartOptions 
   const [file, ...args] = options.wrap ? options.wrap(command) : command;
   const child = spawn(file!, args, {
     cwd: dir,
-    env: { ...process.env, LOG_LEVEL: "info", ...options.env, PORT: String(port) },
+    env: { ...containerEnv(dir, options.env, options.sessionId === undefined ? {} : { sessionId: options.sessionId }), PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

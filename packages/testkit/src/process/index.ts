@@ -1,4 +1,6 @@
 export { startCapabilityProcess } from "./capability-process.js";
+export { containerEnv } from "./container-env.js";
 export { freePort } from "./free-port.js";
 export type { CapabilityProcess, StartOptions } from "./capability-process.js";
+export type { SeluContainerIdentity } from "./container-env.js";
 export { processTree, serverProcess } from "./process-tree.js";
