@@ -1,19 +1,20 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { isAllowedByPolicy, parseHostPort, type HostPort, type NetworkPolicy } from "./host-policy.js";
-import { isAuthorized, PROXY_USER } from "./proxy-auth.js";
+import { PROXY_USER, proxyToken } from "./proxy-auth.js";
 import { answerAndClose } from "./raw-response.js";
 import { format, spliceTunnel } from "./splice.js";
 
 /**
  * What the proxy made of one attempt: `allowed` / `mapped` (tunnel granted, to the real name or to its
- * local stand-in), `denied` (policy, 403), `unauthenticated` (407), `unsupported` (plain-http forwarding,
- * 501), `invalid` (malformed CONNECT target, 400).
+ * local stand-in), `denied` (policy or a user's deny rule, 403), `forbidden` (a token that is not the
+ * capability's, 403), `unauthenticated` (no or unparsable Proxy-Authorization, 407), `unsupported`
+ * (plain-http forwarding, 501), `invalid` (malformed CONNECT target, 400).
  */
-export type EgressDecision = "allowed" | "mapped" | "denied" | "unauthenticated" | "unsupported" | "invalid";
+export type EgressDecision = "allowed" | "mapped" | "denied" | "forbidden" | "unauthenticated" | "unsupported" | "invalid";
 
 /** One logged attempt, in arrival order; `status` is what the client was answered. */
 export interface EgressAttempt {
@@ -28,10 +29,14 @@ export interface EgressAttempt {
   /** Target port; 0 when the target didn't parse. */
   port: number;
   decision: EgressDecision;
+  /** The status line the client read first (200 for every granted tunnel, even one whose dial then failed). */
   status: number;
   /** The local `host:port` dialed instead of the target, for `mapped`. */
   mappedTo?: string;
-  /** Why an allowed tunnel still failed (upstream refused, timed out, not dialable). */
+  /**
+   * Why a granted tunnel's dial failed (refused, not dialable by the test proxy): the client read
+   * `HTTP/1.1 502 Bad Gateway` inside the tunnel, after the 200.
+   */
   error?: string;
 }
 
@@ -45,8 +50,6 @@ export interface EgressProxyOptions {
   capability?: string;
   /** Allowlisted public names and their local stand-ins: `{"api.search.brave.com:443": "127.0.0.1:4443"}`. */
   map?: Record<string, string>;
-  /** How long dialing a target may take before the client gets 504, in ms. Default 5000. */
-  upstreamTimeoutMs?: number;
 }
 
 /** A running proxy double; `close()` it in `afterAll`. */
@@ -69,11 +72,14 @@ export interface EgressProxy {
 }
 
 /**
- * Starts an egress proxy double on 127.0.0.1 that behaves like Selu's: CONNECT only, Basic proxy
- * authentication with user `selu` and the capability's token, the manifest's network policy, and a log
- * of every attempt. Mapped names let code under test use production hostnames (and TLS certificates for
- * them from a test CA) while every byte stays on loopback. Allowed targets that are neither mapped nor a
- * loopback address are answered 502 rather than dialed: tests never reach out.
+ * Starts an egress proxy double on 127.0.0.1 that answers as Selu's does: CONNECT only; 407 (with a Basic
+ * challenge) when Proxy-Authorization is missing or unparsable; 403 for a token that is not the
+ * capability's (the user name is not checked) and for a target the policy (or a user's deny rule) denies;
+ * otherwise `200` at once, *before* dialling, with no dial timeout, and a failed dial written inside the
+ * tunnel as `HTTP/1.1 502 Bad Gateway`. Every attempt is logged. Mapped names let code under test use
+ * production hostnames (and TLS certificates for them from a test CA) while every byte stays on loopback.
+ * Allowed targets that are neither mapped nor a loopback address fail like an unreachable host (502 inside
+ * the tunnel) rather than being dialed: tests never reach out.
  *
  * @example
  * const proxy = await startEgressProxy({ policy: { mode: "allowlist", hosts: ["api.search.brave.com:443"] } });
@@ -83,7 +89,6 @@ export interface EgressProxy {
 export async function startEgressProxy(options: EgressProxyOptions): Promise<EgressProxy> {
   const token = options.token ?? randomBytes(16).toString("hex");
   const capability = options.capability ?? "test-capability";
-  const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 5000;
   const mappings = new Map<string, HostPort>();
   const attempts: EgressAttempt[] = [];
   const sockets = new Set<Duplex>();
@@ -116,9 +121,15 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const target = parseHostPort(authority);
     const base = { at: new Date(), method: "CONNECT", target: authority, host: target?.host ?? "", port: target?.port ?? 0 };
     client.on("error", () => client.destroy());
-    if (!isAuthorized(req.headers["proxy-authorization"], token)) {
+    const given = proxyToken(req.headers["proxy-authorization"]);
+    if (given === undefined) {
       record({ ...base, decision: "unauthenticated", status: 407 });
-      return answerAndClose(client, 407, "proxy authentication required\n", { "Proxy-Authenticate": 'Basic realm="selu"' });
+      return answerAndClose(client, 407, "", { "Proxy-Authenticate": 'Basic realm="selu-egress"' });
+    }
+    // Selu finds no policy for an unknown token and denies, as for a host outside the policy.
+    if (!sameToken(given, token)) {
+      record({ ...base, decision: "forbidden", status: 403 });
+      return answerAndClose(client, 403, "");
     }
     if (!target) {
       record({ ...base, decision: "invalid", status: 400 });
@@ -126,25 +137,20 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     }
     if (!isAllowedByPolicy(options.policy, target)) {
       record({ ...base, decision: "denied", status: 403 });
-      return answerAndClose(client, 403, `${format(target)} is not allowed by the network policy of ${capability}\n`);
+      return answerAndClose(client, 403, "");
     }
     const mapped = mappings.get(format(target));
     const decision = mapped ? "mapped" : "allowed";
-    const dial = mapped ?? target;
-    if (!mapped && !isLoopback(target.host)) {
-      const error = "not dialed: the test proxy only reaches loopback addresses and mapped names";
-      record({ ...base, decision, status: 502, error });
-      return answerAndClose(client, 502, `${error}; map ${format(target)} to a local server\n`);
-    }
-    void spliceTunnel(client, head, dial, upstreamTimeoutMs, track).then((outcome) => {
+    const dial = mapped ?? (isLoopback(target.host) ? target : { fail: `not dialed: the test proxy only reaches loopback addresses and mapped names; map ${format(target)} to a local server` });
+    void spliceTunnel(client, head, dial, track).then((outcome) => {
       record({
         ...base,
         decision,
-        status: outcome.status,
+        status: 200,
         ...(mapped ? { mappedTo: format(mapped) } : {}),
-        ...("error" in outcome ? { error: outcome.error } : {}),
+        ...(outcome.connected ? {} : { error: outcome.error }),
       });
-      if (outcome.status !== 200 || client.destroyed) return;
+      if (!outcome.connected || client.destroyed) return;
       openTunnels += 1;
       client.once("close", () => (openTunnels -= 1));
     });
@@ -176,4 +182,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
 
 function isLoopback(host: string): boolean {
   return host === "localhost" || host === "::1" || (net.isIPv4(host) && host.startsWith("127."));
+}
+
+function sameToken(given: string, expected: string): boolean {
+  const a = Buffer.from(given, "utf8");
+  const b = Buffer.from(expected, "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
 }

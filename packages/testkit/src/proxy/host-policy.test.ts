@@ -38,6 +38,10 @@ describe("exact host and port", () => {
   it("a leading zero in the requested port still means the same port", () => {
     expect(isAllowedByPolicy(allow(["api.example.com:443"]), to("api.example.com:0443"))).toBe(true);
   });
+
+  it("a zero-padded port in the entry never matches (Selu compares the text)", () => {
+    expect(isAllowedByPolicy(allow(["api.example.com:0443"]), to("api.example.com:443"))).toBe(false);
+  });
 });
 
 describe("wildcard suffixes", () => {
@@ -106,14 +110,15 @@ describe("trailing dots", () => {
 });
 
 describe("IP literals", () => {
-  it("[v6]:port allows that IPv6 address on that port", () => {
-    expect(matchesHostPattern("[::1]:443", to("[::1]:443"))).toBe(true);
-    expect(matchesHostPattern("[::1]:443", to("[::1]:80"))).toBe(false);
+  it("an IPv6 entry never matches, with or without brackets or port (Selu compares the text)", () => {
+    expect(matchesHostPattern("[::1]:443", to("[::1]:443"))).toBe(false);
+    expect(matchesHostPattern("[2001:db8::1]", to("[2001:db8::1]:8443"))).toBe(false);
+    expect(matchesHostPattern("2001:db8::1", to("[2001:db8::1]:8443"))).toBe(false);
   });
 
-  it("a bracketed or bare IPv6 entry without a port allows any port", () => {
-    expect(matchesHostPattern("[2001:db8::1]", to("[2001:db8::1]:8443"))).toBe(true);
-    expect(matchesHostPattern("2001:db8::1", to("[2001:db8::1]:8443"))).toBe(true);
+  it("a user's deny rule wins over the allowlist and over mode any", () => {
+    expect(isAllowedByPolicy({ mode: "any", hosts: [], deny: ["*.tracker.example"] }, to("a.tracker.example:443"))).toBe(false);
+    expect(isAllowedByPolicy({ mode: "allowlist", hosts: ["api.example.com"], deny: ["api.example.com:443"] }, to("api.example.com:443"))).toBe(false);
   });
 
   it("an IPv6 entry does not match an IPv4 target or a different address", () => {

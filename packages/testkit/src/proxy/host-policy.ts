@@ -6,8 +6,13 @@ export type NetworkMode = "none" | "allowlist" | "any";
 /** A capability's network policy, as its manifest declares it (`network: {mode, hosts}`). */
 export interface NetworkPolicy {
   mode: NetworkMode;
-  /** Allowlist entries: `host:port`, `host` (any port), `*.suffix[:port]`, `[v6]:port`. */
+  /** Allowlist entries: `host:port`, `host` (any port), `*.suffix[:port]`. */
   hosts: readonly string[];
+  /**
+   * A user's per-agent deny rules (exclusive containers only in Selu): entries in the same syntax that
+   * win over everything, so a 403 can come from them and not only from the manifest.
+   */
+  deny?: readonly string[];
 }
 
 /** A CONNECT target: `host` lowercased, IPv6 without its brackets. */
@@ -36,33 +41,34 @@ export function parseHostPort(authority: string): HostPort | undefined {
 }
 
 /**
- * Decides whether a capability with `policy` may open a tunnel to `target`, with Selu's rules: `none`
- * denies all, `any` allows all, `allowlist` allows what one of `hosts` matches ({@link matchesHostPattern}).
+ * Decides whether a capability with `policy` may open a tunnel to `target`, with Selu's rules: a `deny`
+ * entry that matches always denies; then `none` denies all, `any` allows all, `allowlist` allows what one
+ * of `hosts` matches ({@link matchesHostPattern}).
  */
 export function isAllowedByPolicy(policy: NetworkPolicy, target: HostPort): boolean {
+  if ((policy.deny ?? []).some((pattern) => matchesHostPattern(pattern, target))) return false;
   if (policy.mode === "any") return true;
   if (policy.mode === "none") return false;
   return policy.hosts.some((pattern) => matchesHostPattern(pattern, target));
 }
 
 /**
- * Selu's allowlist matching: `host:port` matches exactly that host and port; `host` matches that host on
- * any port; `*.suffix` matches subdomains of `suffix` at any depth but not `suffix` itself; names compare
- * case-insensitively and otherwise as written (no trailing-dot stripping, no IP normalisation), so the
- * double never allows what Selu would deny. A malformed pattern matches nothing.
+ * Selu's allowlist matching (`host_entry_matches`), as text, lowercased: `*.suffix` matches a host ending in
+ * `.suffix` on any port and `*.suffix:port` the same on that port (never the bare suffix); an entry with a
+ * `:` must equal `host:port` exactly; any other entry must equal the host. So an IPv6 literal (the host is
+ * compared without brackets, the entry with them) and a zero-padded port (`:0443`) never match, and a lone
+ * `*` matches nothing.
  */
 export function matchesHostPattern(pattern: string, target: HostPort): boolean {
-  const split = splitAuthority(pattern.trim());
-  if (!split) return false;
-  if (split.port !== undefined && split.port !== target.port) return false;
-  const host = split.host.toLowerCase();
-  const name = target.host.toLowerCase();
-  if (host.startsWith("*.")) {
-    // The suffix keeps its leading dot, so "evilexample.com" can't pass as a subdomain of example.com.
-    const suffix = host.slice(1);
-    return suffix.length > 1 && name.endsWith(suffix) && name.length > suffix.length;
+  const entry = pattern.toLowerCase();
+  const host = target.host.toLowerCase();
+  if (entry.startsWith("*.")) {
+    const rest = entry.slice(2);
+    if (rest.includes(":")) return host.endsWith(`.${rest.split(":")[0]}`) && entry.endsWith(`:${target.port}`);
+    return host.endsWith(`.${rest}`);
   }
-  return host === name;
+  if (entry.includes(":")) return entry === `${host}:${target.port}`;
+  return entry === host;
 }
 
 interface SplitAuthority {

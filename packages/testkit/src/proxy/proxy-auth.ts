@@ -1,5 +1,3 @@
-import { timingSafeEqual } from "node:crypto";
-
 /** The user name Selu puts in every capability's proxy URL (`http://selu:<token>@host:8888`). */
 export const PROXY_USER = "selu";
 
@@ -9,16 +7,24 @@ export function proxyAuthorization(token: string): string {
 }
 
 /**
- * Checks a `Proxy-Authorization` header against the capability's token, as Selu's proxy does: Basic
- * scheme (case-insensitive), user `selu`, password equal to the token (compared in constant time).
+ * The token in a `Proxy-Authorization` header, read as Selu's proxy reads it
+ * (`extract_proxy_auth_token_from_headers`): `Basic ` or `basic ` then standard base64 of UTF-8
+ * `user:token`; the user name is not checked. Undefined when the header is missing or unparsable, which
+ * Selu answers with 407; a token that parses but is not the capability's gets 403.
  */
-export function isAuthorized(header: string | undefined, token: string): boolean {
-  const match = /^basic[ ]+([A-Za-z0-9+/]+=*)[ ]*$/i.exec(header ?? "");
-  if (!match) return false;
-  const decoded = Buffer.from(match[1]!, "base64").toString("utf8");
+export function proxyToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const encoded = header.startsWith("Basic ") ? header.slice(6) : header.startsWith("basic ") ? header.slice(6) : undefined;
+  if (encoded === undefined) return undefined;
+  const trimmed = encoded.trim();
+  // The base64 crate's STANDARD engine: standard alphabet, canonical padding, nothing else.
+  if (!/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(trimmed)) return undefined;
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(trimmed, "base64"));
+  } catch {
+    return undefined;
+  }
   const colon = decoded.indexOf(":");
-  if (colon < 0 || decoded.slice(0, colon) !== PROXY_USER) return false;
-  const given = Buffer.from(decoded.slice(colon + 1), "utf8");
-  const expected = Buffer.from(token, "utf8");
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return colon < 0 ? undefined : decoded.slice(colon + 1);
 }

@@ -10,7 +10,7 @@ export function answerAndClose(socket: Duplex, status: number, body: string, hea
   const lines = [
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}`,
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-    "Content-Type: text/plain; charset=utf-8",
+    ...(body ? ["Content-Type: text/plain; charset=utf-8"] : []),
     `Content-Length: ${Buffer.byteLength(body)}`,
     "Connection: close",
     "",
@@ -19,5 +19,8 @@ export function answerAndClose(socket: Duplex, status: number, body: string, hea
   socket.end(lines.join("\r\n"));
 }
 
-/** The line that tells a CONNECT client its tunnel is open; bytes after it belong to the tunnel. */
-export const CONNECTION_ESTABLISHED = "HTTP/1.1 200 Connection Established\r\n\r\n";
+/** What Selu's proxy (hyper) answers an allowed CONNECT, before it dials: bytes after it belong to the tunnel. */
+export const CONNECTION_ESTABLISHED = "HTTP/1.1 200 OK\r\n\r\n";
+
+/** What Selu's proxy writes into an open tunnel when the dial to the target failed, then it closes. */
+export const UPSTREAM_FAILED = "HTTP/1.1 502 Bad Gateway\r\n\r\n";

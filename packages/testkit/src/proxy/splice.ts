@@ -1,47 +1,34 @@
 import net from "node:net";
 import type { Duplex } from "node:stream";
-import { answerAndClose, CONNECTION_ESTABLISHED } from "./raw-response.js";
+import { CONNECTION_ESTABLISHED, UPSTREAM_FAILED } from "./raw-response.js";
 import type { HostPort } from "./host-policy.js";
 
-/** How a dial ended: the tunnel opened (200), or the status the client was answered with and why. */
-export type DialOutcome = { status: 200 } | { status: 502 | 504; error: string };
+/** How a tunnel ended up: open (the dial succeeded), or why the dial failed. */
+export type DialOutcome = { connected: true } | { connected: false; error: string };
 
 /**
- * Dials `upstream` for an accepted CONNECT, then answers the client: 200 and both directions spliced,
- * 502 when the upstream refuses or fails, 504 when it doesn't answer within `timeoutMs`. `head` (bytes
- * the client sent after the CONNECT head) goes upstream first. `track` receives the upstream socket so
- * the proxy can destroy open tunnels when it closes.
+ * Opens an accepted CONNECT as Selu's proxy does: `200` to the client at once, before dialling; then the
+ * dial to `upstream` (or `fail` without dialling), with no timeout of its own. When the dial fails, the
+ * client reads `HTTP/1.1 502 Bad Gateway` *inside* the tunnel it thinks is open, and the connection closes.
+ * `head` (bytes the client sent after the CONNECT head) goes upstream first. `track` receives the upstream
+ * socket so the proxy can destroy open tunnels when it closes.
  */
-export function spliceTunnel(
-  client: Duplex,
-  head: Buffer,
-  upstream: HostPort,
-  timeoutMs: number,
-  track: (socket: net.Socket) => void,
-): Promise<DialOutcome> {
+export function spliceTunnel(client: Duplex, head: Buffer, upstream: HostPort | { fail: string }, track: (socket: net.Socket) => void): Promise<DialOutcome> {
+  client.write(CONNECTION_ESTABLISHED);
   return new Promise((resolve) => {
+    const failed = (error: string) => {
+      resolve({ connected: false, error });
+      if (!client.destroyed) client.end(UPSTREAM_FAILED);
+    };
+    if ("fail" in upstream) return failed(upstream.fail);
     const socket = net.connect({ host: upstream.host, port: upstream.port });
     track(socket);
-    let settled = false;
-    const fail = (status: 502 | 504, error: string) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ status, error });
-      answerAndClose(client, status, `the egress proxy could not reach ${format(upstream)}: ${error}\n`);
-    };
-    const timer = setTimeout(() => fail(504, `no connection within ${timeoutMs} ms`), timeoutMs);
-    socket.once("error", (err: NodeJS.ErrnoException) => fail(502, err.code ?? err.message));
+    socket.once("error", (err: NodeJS.ErrnoException) => failed(err.code ?? err.message));
     client.once("close", () => socket.destroy());
     socket.once("connect", () => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
       socket.removeAllListeners("error");
-      resolve({ status: 200 });
+      resolve({ connected: true });
       if (client.destroyed) return void socket.destroy();
-      client.write(CONNECTION_ESTABLISHED);
       if (head.length > 0) socket.write(head);
       socket.on("error", () => client.destroy());
       client.on("error", () => socket.destroy());
