@@ -128,20 +128,20 @@ describe("proxy refusals", () => {
     expect(proxy.attempts.at(-1)?.decision).toBe("unauthenticated");
   });
 
-  it("reports 407 for a wrong token without revealing it", async () => {
+  it("reports a wrong token (Selu's proxy answers 403) as a refusal, without revealing it", async () => {
     const wrong = "wrong-token-xyz";
     const err = await failure(client(parseProxyUrl(`http://selu:${wrong}@${proxy.host}:${proxy.port}`)).request("https://api.search.brave.com/"));
-    expect(err.code).toBe("proxy_auth");
-    expect(err.message).toMatch(/rejected the credentials of the proxy URL \(407\)/);
+    expect(err.code).toBe("proxy_refused");
+    expect(err.status).toBe(403);
     expectNoSecrets(err, [wrong, Buffer.from(`selu:${wrong}`).toString("base64")]);
   });
 
-  it("reports 403 for a host outside the allowlist, saying how to allow it", async () => {
+  it("reports 403 for a host outside the allowlist, saying how to allow it and that a user's deny rule can be the cause", async () => {
     const err = await failure(
       client(proxyFromEnv(proxy.env)).request("https://uploads.example.com/file?sig=SIGNATURE", { headers: { Authorization: `Bearer ${API_KEY}` } }),
     );
     expect(err.code).toBe("proxy_refused");
-    expect(err.message).toBe("the egress proxy refused uploads.example.com:443 (403): allow it in the manifest's network.hosts");
+    expect(err.message).toBe("the egress proxy refused uploads.example.com:443 (403): allow it in the manifest's network.hosts, or remove the network rule that denies it for this agent");
     expectNoSecrets(err, [proxy.token, "SIGNATURE", API_KEY]);
   });
 

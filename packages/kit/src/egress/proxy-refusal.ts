@@ -6,8 +6,10 @@ export function formatTarget(host: string, port: number): string {
 }
 
 /**
- * Turns the status with which Selu's egress proxy refused a CONNECT into an error the user can act on:
- * 403 means the manifest's allowlist lacks the host, 407 means the proxy URL's token is missing or wrong.
+ * Turns the status with which Selu's egress proxy refused a CONNECT into an error the user can act on.
+ * 403 means the policy denies the host: the manifest's network.hosts lacks it, or a user's network rule
+ * for the agent denies it (Selu's proxy also answers 403 to a token it doesn't know). 407 means the proxy
+ * URL carries no credentials Selu can read.
  */
 export function proxyRefusal(status: number, target: string, hasCredentials: boolean, cause?: unknown): EgressError {
   const options = cause === undefined ? { status } : { status, cause };
@@ -15,7 +17,7 @@ export function proxyRefusal(status: number, target: string, hasCredentials: boo
     return new EgressError(
       "proxy_auth",
       hasCredentials
-        ? `the egress proxy rejected the credentials of the proxy URL (407) for ${target}; the token in HTTPS_PROXY is not the one Selu expects`
+        ? `the egress proxy could not read the credentials of the proxy URL (407) for ${target}; expected http://selu:<token>@host:port in HTTPS_PROXY`
         : `the egress proxy requires credentials (407) for ${target}, and the proxy URL has none (expected http://selu:<token>@host:port)`,
       options,
     );
@@ -23,7 +25,7 @@ export function proxyRefusal(status: number, target: string, hasCredentials: boo
   if (status === 403) {
     return new EgressError(
       "proxy_refused",
-      `the egress proxy refused ${target} (403): allow it in the manifest's network.hosts`,
+      `the egress proxy refused ${target} (403): allow it in the manifest's network.hosts, or remove the network rule that denies it for this agent`,
       options,
     );
   }

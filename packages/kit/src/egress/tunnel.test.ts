@@ -83,7 +83,7 @@ describe("through the egress proxy", () => {
   it("reports a host outside the allowlist (403) with the fix", async () => {
     const err = await failure(openTunnel({ proxy: config, host: "smtp.evil.example", port: 587, timeoutMs: 2_000 }));
     expect(err.code).toBe("proxy_refused");
-    expect(err.message).toBe("the egress proxy refused smtp.evil.example:587 (403): allow it in the manifest's network.hosts");
+    expect(err.message).toBe("the egress proxy refused smtp.evil.example:587 (403): allow it in the manifest's network.hosts, or remove the network rule that denies it for this agent");
   });
 
   it("reports missing credentials (407)", async () => {
@@ -93,16 +93,39 @@ describe("through the egress proxy", () => {
     expect(err.message).toMatch(/^the egress proxy requires credentials \(407\) for smtp\.example\.com:465/);
   });
 
-  it("reports a wrong token (407) without revealing either token", async () => {
+  it("reports a wrong token (Selu's proxy answers 403) without revealing either token", async () => {
     const wrong = parseProxyUrl(`http://selu:not-${proxy.token}-at-all@${proxy.host}:${proxy.port}`);
     const err = await failure(openTunnel({ proxy: wrong, host: "smtp.example.com", port: 465, timeoutMs: 2_000 }));
-    expect(err.message).toMatch(/^the egress proxy rejected the credentials of the proxy URL \(407\)/);
+    expect(err.status).toBe(403);
+    expect(err.message).toMatch(/^the egress proxy refused smtp\.example\.com:465 \(403\)/);
+  });
+
+  it("reports unreadable credentials (407) as such", async () => {
+    const odd = { ...config, authorization: "Basic !!!" };
+    const err = await failure(openTunnel({ proxy: odd, host: "smtp.example.com", port: 465, timeoutMs: 2_000 }));
+    expect(err.message).toMatch(/^the egress proxy could not read the credentials of the proxy URL \(407\) for smtp\.example\.com:465/);
+  });
+
+  it("reads a 502 inside a TLS tunnel (Selu's proxy could not dial) as the proxy not reaching the target, not as a TLS error", async () => {
+    const err = await failure(openTunnel({ proxy: config, host: "a.mail.example.org", port: 993, tls: { ca: ca.certPem }, timeoutMs: 2_000 }));
+    expect(err.code).toBe("proxy_unreachable");
+    expect(err.message).toBe("the egress proxy could not reach a.mail.example.org:993 (502 inside the tunnel)");
+  });
+
+  it("reads a 502 inside a plain tunnel as the proxy not reaching the target, not as the server's greeting", async () => {
+    // The 502 may come with the 200 (openTunnel rejects) or just after it (the socket fails).
+    const err = await openTunnel({ proxy: config, host: "b.mail.example.org", port: 587, timeoutMs: 2_000 }).then(
+      async (socket) => ((await once(socket, "error")) as [EgressError])[0],
+      (e: EgressError) => e,
+    );
+    expect(err.message).toBe("the egress proxy could not reach b.mail.example.org:587 (502 inside the tunnel)");
   });
 
   it("reports other refusals with their status", async () => {
-    const err = await failure(openTunnel({ proxy: config, host: "a.mail.example.org", port: 993, timeoutMs: 2_000 }));
-    expect(err.message).toBe("the egress proxy could not open a tunnel to a.mail.example.org:993 (502)");
-    expect(err.status).toBe(502);
+    const other = await misbehavingProxy((socket) => socket.once("data", () => socket.end("HTTP/1.1 503 Service Unavailable\r\n\r\n")));
+    const err = await failure(openTunnel({ proxy: other, host: "a.mail.example.org", port: 993, timeoutMs: 2_000 }));
+    expect(err.message).toBe("the egress proxy could not open a tunnel to a.mail.example.org:993 (503)");
+    expect(err.status).toBe(503);
   });
 
   it("refuses a certificate for another name through the tunnel", async () => {
@@ -239,6 +262,6 @@ describe("target checks", () => {
 
   it("accepts a bracketed IPv6 host and brackets it in the CONNECT", async () => {
     const err = await failure(openTunnel({ proxy: config, host: "[2606:4700::1111]", port: 25, timeoutMs: 2_000 }));
-    expect(err.message).toBe("the egress proxy refused [2606:4700::1111]:25 (403): allow it in the manifest's network.hosts");
+    expect(err.message).toBe("the egress proxy refused [2606:4700::1111]:25 (403): allow it in the manifest's network.hosts, or remove the network rule that denies it for this agent");
   });
 });

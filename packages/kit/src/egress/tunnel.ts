@@ -4,6 +4,7 @@ import { guardedLookup, refuseInternalName } from "./address-guard.js";
 import { sendConnect } from "./connect-handshake.js";
 import { EgressError } from "./errors.js";
 import { formatTarget, proxyRefusal } from "./proxy-refusal.js";
+import { sniffProxyFailure, watchPlainTunnel } from "./tunnel-dial-failure.js";
 import type { ProxyConfig } from "./proxy-config.js";
 
 /** Options of {@link openTunnel}. */
@@ -90,8 +91,11 @@ async function establish(options: TunnelOptions, target: string, track: (socket:
   );
   const status = await sendConnect(socket, target, proxy.authorization);
   if (status < 200 || status > 299) throw proxyRefusal(status, target, proxy.authorization !== undefined);
-  if (!tlsOptions) return socket;
-  return connected(tracked(tls.connect({ ...tlsOptions, socket, host, ...servername(host, tlsOptions) }), track), "secureConnect", target);
+  if (!tlsOptions) return watchPlainTunnel(socket, target);
+  // Selu's proxy answers 200 before it dials and writes a failed dial as "HTTP/1.1 502" into the tunnel:
+  // TLS would call that a protocol error, so the tunnel's first bytes are checked before TLS reads them.
+  const sniffed = sniffProxyFailure(socket, target);
+  return connected(tracked(tls.connect({ ...tlsOptions, socket: sniffed as net.Socket, host, ...servername(host, tlsOptions) }), track), "secureConnect", target);
 }
 
 /** Resolves once `event` fires; rejects on 'error' (worded by `explain`) or on a close before it. */
