@@ -98,11 +98,11 @@ export async function ok(orchestrator: Orchestrator, tool: string, args: Record<
   return outcome.result;
 }
 
-/** Calls a tool that must fail and returns its error text. */
+/** Calls a tool that must fail and returns its own error text (else the error the model sees, in Selu's words). */
 export async function fails(orchestrator: Orchestrator, tool: string, args: Record<string, unknown>): Promise<string> {
   const outcome = await orchestrator.call(`email__${tool}`, args);
   if (outcome.ok) throw new Error(`${tool} succeeded unexpectedly: ${JSON.stringify(outcome.result)}`);
-  return outcome.error;
+  return outcome.capabilityError ?? outcome.error;
 }
 
 /**

@@ -224,7 +224,7 @@ describe("send_email reports account and server trouble clearly, in bounded time
   it("explains a host the network allowlist does not name", async () => {
     const orchestrator = await world.withCredentials({ SMTP_HOST: "smtp.unlisted-provider.example" });
     const error = await fails(orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" });
-    expect(error).toBe("the egress proxy refused smtp.unlisted-provider.example:587 (403): allow it in the manifest's network.hosts");
+    expect(error).toBe("the egress proxy refused smtp.unlisted-provider.example:587 (403): allow it in the manifest's network.hosts, or remove the network rule that denies it for this agent");
   });
 
   it("reports an unreachable server", async () => {

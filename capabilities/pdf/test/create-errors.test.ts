@@ -216,7 +216,7 @@ describe("limits", () => {
 
   it("refuses an attached image over the 5 MiB file limit while it is uploaded", async () => {
     const id = pdf.file(Buffer.alloc(5 * 1024 * 1024 + 1), "big.png", "image/png");
-    expect(await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] })).toMatch(/^attachment upload failed: .*larger than .*5 MiB/);
+    expect(await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] })).toMatch(/^Tool error: Capability artifact upload failed: .*larger than .*5 MiB/);
   });
 
   it("refuses a table row taller than a page", async () => {

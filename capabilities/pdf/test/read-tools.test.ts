@@ -133,7 +133,9 @@ describe("merge_pdfs", () => {
     expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one }, { artifact_id: one, pages: "3-1" }] })).toBe("attachments[1].pages: 3-1 runs backwards; write the lower page first");
     expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one, pages: "0" }] })).toBe("attachments[0].pages: pages are numbered from 1");
     // A number where a string is advertised is already refused by the orchestrator's schema check.
-    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one, pages: 2 }] })).toBe("invalid arguments: args.attachments[0].pages: expected string");
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one, pages: 2 }] })).toBe(
+      "Tool argument validation failed for 'pdf__merge_pdfs': $.attachments[0].pages expected string. Regenerate this tool call with a valid argument shape.",
+    );
   });
 
   it("refuses more than 1,000 pages in all", async () => {

@@ -12,7 +12,7 @@ export interface PdfHarness {
   call(tool: string, args: Record<string, unknown>): Promise<CallOutcome>;
   /** Calls and expects success; returns the rewritten result. */
   ok(tool: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
-  /** Calls and expects failure; returns the error the model sees. */
+  /** Calls and expects failure; returns the capability's own error, else the error the model sees (Selu's words). */
   fails(tool: string, args: Record<string, unknown>): Promise<string>;
   /** Puts a file into the orchestrator's artifact memory, as an earlier tool result would; returns its artifact_id. */
   file(bytes: Buffer, filename: string, mimeType: string): string;
@@ -45,7 +45,7 @@ export async function startPdf(env: Record<string, string> = {}, onLog?: (line: 
     async fails(tool, args) {
       const outcome = await call(tool, args);
       if (outcome.ok) throw new Error(`${tool} succeeded, expected an error: ${JSON.stringify(outcome.result)}`);
-      return outcome.error;
+      return outcome.capabilityError ?? outcome.error;
     },
     file: (bytes, filename, mimeType) => orchestrator.vault.store("user-1", filename, mimeType, bytes).artifactId,
     bytes(result) {

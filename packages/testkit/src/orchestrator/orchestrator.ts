@@ -160,7 +160,8 @@ export class Orchestrator {
       return this.#succeed(qualified, text, terminal);
     } catch (err) {
       if (!(err instanceof CallFailure)) throw err;
-      return this.#fail(qualified, say.toolError(err.message), err instanceof CapabilityError ? "capability" : "orchestrator", terminal);
+      const reported = err instanceof CapabilityError ? err.reported : undefined;
+      return this.#fail(qualified, say.toolError(err.message), err instanceof CapabilityError ? "capability" : "orchestrator", terminal, reported);
     }
   }
 
@@ -203,7 +204,7 @@ export class Orchestrator {
           throw new CallFailure(say.grpcFailed("invoke", again));
         });
       }
-      if (res.error) throw new CapabilityError(say.capabilityReturnedError(manifest.id, toolName, res.error));
+      if (res.error) throw new CapabilityError(say.capabilityReturnedError(manifest.id, toolName, res.error), res.error);
       return await this.#readResult(res.resultJson, client, owner, qualified, log);
     } finally {
       release();
@@ -249,9 +250,10 @@ export class Orchestrator {
     return { ok: true, result, text, reply: this.#reply(tool, text) };
   }
 
-  #fail(tool: string, error: string, stage: "orchestrator" | "capability", terminal: boolean): CallOutcome {
+  #fail(tool: string, error: string, stage: "orchestrator" | "capability", terminal: boolean, reported?: string): CallOutcome {
     this.transcript.push({ kind: "error", tool, error, stage });
-    return terminal ? { ok: false, error, reply: this.#reply(tool, error) } : { ok: false, error };
+    const outcome = { ok: false as const, error, ...(reported === undefined ? {} : { capabilityError: reported }) };
+    return terminal ? { ...outcome, reply: this.#reply(tool, error) } : outcome;
   }
 
   /** A terminal tool's text becomes the user's final reply, with every artifact of the turn; the turn ends. */
@@ -324,7 +326,15 @@ export class Orchestrator {
 }
 
 /** A failure the capability reported (as opposed to one the orchestrator raised before dispatch). */
-class CapabilityError extends CallFailure {}
+class CapabilityError extends CallFailure {
+  /** `InvokeResponse.error` as the capability wrote it, when that is what failed. */
+  constructor(
+    message: string,
+    readonly reported?: string,
+  ) {
+    super(message);
+  }
+}
 
 function mask(config: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.keys(config).map((k) => [k, "***"]));

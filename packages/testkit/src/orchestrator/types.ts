@@ -69,7 +69,9 @@ export type TranscriptEntry =
  * `Tool error: Capability 'pdf' tool 'merge_pdfs' returned error: …`). When the tool is
  * `terminal_on_success` (and alone in its batch), the model sees nothing: `reply` is what the user reads
  * and the turn is over. `result` is `text` parsed when it is a JSON object, else `{ result: <value or text> }`.
+ * `capabilityError` is the capability's own `InvokeResponse.error`, when that is what failed (for tests
+ * that check a capability's wording without Selu's prefix).
  */
 export type CallOutcome =
   | { ok: true; result: Record<string, unknown>; text: string; reply?: UserReply }
-  | { ok: false; error: string; reply?: UserReply };
+  | { ok: false; error: string; capabilityError?: string; reply?: UserReply };
