@@ -5,10 +5,11 @@ const LABEL = /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i;
 const EXAMPLE = "expected host, host:port, *.suffix or *.suffix:port (e.g. api.example.com:443)";
 
 /**
- * Checks one `network.hosts` entry against the forms Selu's egress proxy matches: `host:port` exactly,
- * `host` on any port, `*.suffix[:port]` for subdomains of suffix (not suffix itself), `[v6]:port`.
- * Anything else matches nothing, so the capability would be denied at run time with a bare 403; this says
- * why up front. Returns what's wrong, or undefined for a valid entry.
+ * Checks one `network.hosts` entry against the forms Selu's egress proxy matches, as text and
+ * case-insensitively: `host:port` exactly, `host` on any port, `*.suffix[:port]` for subdomains of suffix
+ * (not suffix itself). Anything else matches nothing (an IPv6 literal, since the proxy compares the host
+ * without brackets; a zero-padded port such as `:0443`; a trailing dot), so the capability would be
+ * denied at run time with a bare 403; this says why up front. Returns what's wrong, or undefined.
  */
 export function checkHostEntry(entry: string): string | undefined {
   if (entry.trim() === "") return `is empty: ${EXAMPLE}`;
@@ -23,7 +24,10 @@ export function checkHostEntry(entry: string): string | undefined {
     const portProblem = checkPort(split.port);
     if (portProblem) return `"${entry}": ${portProblem}`;
   }
-  if (split.bracketed) return isIPv6(split.host) && !split.host.includes("%") ? undefined : `"${entry}" is not a valid [IPv6]:port`;
+  if (split.bracketed) {
+    if (!isIPv6(split.host) || split.host.includes("%")) return `"${entry}" is not a valid [IPv6]:port`;
+    return `"${entry}" is an IPv6 literal, which Selu's proxy never matches (it compares the host without brackets against the entry as text): allow the host's name instead`;
+  }
   const hostProblem = checkHostPattern(split.host);
   return hostProblem ? `"${entry}": ${hostProblem}` : undefined;
 }
@@ -57,13 +61,15 @@ function splitEntry(entry: string): SplitEntry | string {
     return { host: entry.slice(1, close), port: rest === "" ? undefined : rest.slice(1), bracketed: true };
   }
   const colons = entry.split(":").length - 1;
-  if (colons > 1) return `"${entry}" looks like an IPv6 address: write it in brackets, e.g. [2001:db8::1]:443`;
+  if (colons > 1) return `"${entry}" looks like an IPv6 address, which Selu's proxy never matches (it compares entries as text): allow the host's name instead`;
   const [host = "", port] = entry.split(":");
   return { host, port, bracketed: false };
 }
 
 function checkPort(port: string): string | undefined {
   if (!/^\d{1,5}$/.test(port)) return `port "${port}" is not a number`;
+  // The proxy compares `host:port` as text with the port as a number prints: ":0443" never matches.
+  if (/^0\d/.test(port)) return `port "${port}" has a leading zero and never matches (Selu compares host:port as text): write ${Number(port)}`;
   const n = Number(port);
   return n >= 1 && n <= 65535 ? undefined : `port ${n} is outside 1-65535`;
 }

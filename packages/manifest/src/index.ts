@@ -1,6 +1,7 @@
 // The public API of @selu-catalogue/manifest: everything exported here is supported; nothing else is.
 // manifest.yaml as Selu parses it (reporting what Selu ignores or skips silently), checked against and
 // written from a capability's code. The selu-manifest command is the package's bin (dist/bin.js).
+export { checkCatalogueRules } from "./catalogue-rules.js";
 export { checkManifestAgainstCode } from "./compare.js";
 export { main as runCli, USAGE } from "./cli.js";
 export { checkHostEntry } from "./host-entry.js";
@@ -17,9 +18,13 @@ export {
   manifestSharingSchema,
   manifestToolSchema,
 } from "./manifest-schema.js";
+export { checkIntegerFields } from "./integer-fields.js";
 export {
+  CATALOGUE_ID_PREFIX,
+  FIRST_PARTY_CAPABILITY_IDS,
   MAX_QUALIFIED_TOOL_NAME,
   checkCapabilityId,
+  checkCatalogueId,
   checkCredentialName,
   checkImageReference,
   checkQualifiedToolName,

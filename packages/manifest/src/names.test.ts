@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkCapabilityId, checkCredentialName, checkImageReference, checkQualifiedToolName, checkToolName } from "./names.js";
+import { checkCapabilityId, checkCatalogueId, checkCredentialName, checkImageReference, checkQualifiedToolName, checkToolName } from "./names.js";
 
 describe("checkCapabilityId", () => {
   it.each(["pdf", "pdf-tools", "web2-search", "a"])("accepts %j", (id) => expect(checkCapabilityId(id)).toBeUndefined());
@@ -42,4 +42,23 @@ describe("checkImageReference", () => {
     ["ghcr.io/Owner/pdf:1", /is not a Docker image reference/],
     ["https://ghcr.io/owner/pdf:1", /has a URL scheme/],
   ])("refuses %j", (image, expected) => expect(checkImageReference(image)).toMatch(expected));
+});
+
+describe("checkCatalogueId", () => {
+  it.each(["catalogue-pdf", "catalogue-email", "catalogue-web-search"])("accepts %j", (id) => {
+    expect(checkCatalogueId(id)).toBeUndefined();
+  });
+
+  it.each(["pdf", "web", "weather", "pim-icloud", "github-coding", "iserv", "schulessen", "bring-shopping"])(
+    "refuses the first-party Selu id %j, which would collide across agents",
+    (id) => {
+      expect(checkCatalogueId(id)).toBe(
+        `"${id}" is a first-party Selu capability id: capability ids are global across installed agents, so it would collide; use catalogue-${id}`,
+      );
+    },
+  );
+
+  it.each([["email"], ["example"], ["catalogue-"], ["my-catalogue-pdf"]])("refuses %j, which lacks the catalogue- prefix or a name after it", (id) => {
+    expect(checkCatalogueId(id)).toMatch(/does not follow the catalogue's id rule: expected catalogue-<name>/);
+  });
 });

@@ -58,3 +58,30 @@ export function checkImageReference(image: string): string | undefined {
   if (!lastPart.includes(":") && !image.includes("@")) return `"${image}" has no tag: pin a version (e.g. :1.0.0); Selu's runner never pulls a newer one`;
   return undefined;
 }
+
+/** The prefix every catalogue capability id carries, so none can collide with a first-party Selu id. */
+export const CATALOGUE_ID_PREFIX = "catalogue-";
+
+/**
+ * Selu's first-party capability ids (its bundled agents). Capability ids are keyed globally across every
+ * installed agent (credentials, shared containers, tool names), so reusing one collides silently.
+ */
+export const FIRST_PARTY_CAPABILITY_IDS: readonly string[] = ["pdf", "web", "weather", "pim-icloud", "github-coding", "iserv", "schulessen", "bring-shopping"];
+
+/**
+ * The catalogue's id rule: `catalogue-<name>`, where the id is not one of Selu's first-party ids. Returns
+ * what's wrong, or undefined. (The general id rules are {@link checkCapabilityId}'s.)
+ *
+ * @example
+ * checkCatalogueId("pdf"); // '"pdf" is a first-party Selu capability id: …'
+ * checkCatalogueId("catalogue-pdf"); // undefined
+ */
+export function checkCatalogueId(id: string): string | undefined {
+  if (FIRST_PARTY_CAPABILITY_IDS.includes(id)) {
+    return `"${id}" is a first-party Selu capability id: capability ids are global across installed agents, so it would collide; use ${CATALOGUE_ID_PREFIX}${id}`;
+  }
+  if (!id.startsWith(CATALOGUE_ID_PREFIX) || id.length === CATALOGUE_ID_PREFIX.length) {
+    return `"${id}" does not follow the catalogue's id rule: expected ${CATALOGUE_ID_PREFIX}<name> (e.g. ${CATALOGUE_ID_PREFIX}${id || "pdf"}), which no first-party Selu capability uses`;
+  }
+  return undefined;
+}

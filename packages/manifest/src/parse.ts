@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { LineCounter, parseDocument, type YAMLError } from "yaml";
+import { checkIntegerFields } from "./integer-fields.js";
 import { createLocator, withLines } from "./locate.js";
 import { checkManifestRules } from "./manifest-rules.js";
 import { type Manifest, manifestSchema } from "./manifest-schema.js";
@@ -46,6 +47,7 @@ export function parseManifest(yamlText: string): ParseResult {
   const parsed = manifestSchema.safeParse(document, { reportInput: true });
   const manifest = parsed.success ? parsed.data : undefined;
   problems.push(...(parsed.success ? checkManifestRules(parsed.data) : shapeProblems(parsed.error.issues, document)));
+  problems.push(...checkIntegerFields(doc, yamlText));
   problems.push(...findUnknownKeys(document, manifestSchema));
   return { manifest, problems: withLines(problems, createLocator(doc, lineCounter)) };
 }
