@@ -58,7 +58,7 @@ describe("cancellation", () => {
     const deadline = Date.now() + 1500;
     await expect(
       invokeDirect(world, "send_email", { to: ["bob@example.com"], subject: "s", text: "x" }, { deadlineMs: 1500, config: { ...CREDENTIALS, SMTP_HOST: "smtp.mail.me.com" } }),
-    ).rejects.toThrow(/DEADLINE_EXCEEDED|deadline/i);
+    ).rejects.toThrow(/Timeout expired/); // Selu sends no grpc-timeout: its client cancels when its timer fires
     await expect.poll(() => smtpStall.closedAt.length, { timeout: 5000 }).toBe(1);
     expect(smtpStall.accepted).toBe(1);
     expect(smtpStall.closedAt[0]! - deadline).toBeLessThan(2000);
@@ -68,7 +68,7 @@ describe("cancellation", () => {
     const deadline = Date.now() + 1500;
     await expect(
       invokeDirect(world, "list_mailboxes", {}, { deadlineMs: 1500, config: { ...CREDENTIALS, IMAP_HOST: "imap.mail.me.com" } }),
-    ).rejects.toThrow(/DEADLINE_EXCEEDED|deadline/i);
+    ).rejects.toThrow(/Timeout expired/); // Selu sends no grpc-timeout: its client cancels when its timer fires
     await expect.poll(() => imapClosedAt.length, { timeout: 5000 }).toBe(1);
     expect(imapClosedAt[0]! - deadline).toBeLessThan(2000);
   });
