@@ -22,7 +22,9 @@ export default defineCapability({
         text: z.string().min(1).max(1_000_000).describe("The file's content"),
       }),
       policy: "allow",
-      terminalOnSuccess: true,
+      // Not terminal: Selu would show the user this JSON result verbatim as the whole reply and end the turn
+      // (before a follow-up such as emailing the file). The model answers instead; the file is attached anyway.
+      terminalOnSuccess: false,
       async run({ filename, text }, ctx) {
         const artifact = await ctx.artifacts.put(Buffer.from(text, "utf8"), { filename, mimeType: "text/plain; charset=utf-8" });
         return { ok: true, artifact, size_bytes: Buffer.byteLength(text) };

@@ -16,7 +16,9 @@ export const createPdfDocument = tool({
     "Text may be Latin (with diacritics), Greek or Cyrillic. Returns the PDF as an artifact, its page count and size.",
   input: createDocumentInput,
   policy: "allow",
-  terminalOnSuccess: true,
+  // Not terminal: Selu would show the user this JSON result verbatim as the whole reply and end the turn
+  // (before a follow-up such as emailing the file). The model answers instead; the file is attached anyway.
+  terminalOnSuccess: false,
   async run(args, ctx) {
     const prepared = prepareDocument(args, fonts());
     // The slot is taken before the images are loaded: waiting calls then hold their arguments only.

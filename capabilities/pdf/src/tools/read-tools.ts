@@ -60,7 +60,9 @@ export const mergePdfsTool = tool({
     title: z.string().min(1).max(300).optional().describe("Title stored in the merged PDF's metadata"),
   }),
   policy: "allow",
-  terminalOnSuccess: true,
+  // Not terminal: Selu would show the user this JSON result verbatim as the whole reply and end the turn
+  // (before a follow-up such as emailing the file). The model answers instead; the file is attached anyway.
+  terminalOnSuccess: false,
   async run(args, ctx) {
     const inputs: MergeInput[] = args.attachments.map((a, i) => ({ ...readPdfAttachment(a, i, ctx), pages: a.pages }));
     const release = await workSlots.acquire(ctx.signal, 2);

@@ -127,6 +127,12 @@ export class Orchestrator {
     return outcomes;
   }
 
+  /** Calls of a shared capability in flight now and at most so far (Selu's `max_concurrent` slots). */
+  sharedSlots(capabilityId: string): { busy: number; peak: number; size: number } {
+    const { slots } = this.#get(capabilityId);
+    return { busy: slots.busy, peak: slots.peak, size: slots.size };
+  }
+
   /** Starts a new user turn: artifacts made so far are no longer attached to the next terminal reply. */
   newTurn(): void {
     this.#turnArtifacts = [];

@@ -7,6 +7,7 @@ export const SHARED_SLOT_WAIT_MS = 30_000;
  */
 export class Slots {
   #free: number;
+  #peak = 0;
   readonly #waiting: (() => void)[] = [];
 
   constructor(readonly size: number) {
@@ -16,6 +17,11 @@ export class Slots {
   /** Calls in flight now. */
   get busy(): number {
     return Math.max(1, this.size) - this.#free;
+  }
+
+  /** Most calls in flight at once so far. */
+  get peak(): number {
+    return this.#peak;
   }
 
   /** A release function, or undefined when no slot freed up within `timeoutMs`. */
@@ -38,6 +44,7 @@ export class Slots {
   }
 
   #releaser(): () => void {
+    this.#peak = Math.max(this.#peak, this.busy);
     let released = false;
     return () => {
       if (released) return;
