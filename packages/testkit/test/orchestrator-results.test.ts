@@ -60,7 +60,11 @@ describe("result size (Selu cuts anything over 49,152 UTF-8 bytes)", () => {
 describe("error wording, exactly as the model sees it", () => {
   it("shows InvokeResponse.error as Tool error: Capability '<id>' tool '<tool>' returned error: <error>", async () => {
     const { orch } = await world(() => ({ error: "the page range 9-3 runs backwards" }));
-    expect(await orch.call("raw__t", {})).toEqual({ ok: false, error: "Tool error: Capability 'raw' tool 't' returned error: the page range 9-3 runs backwards" });
+    expect(await orch.call("raw__t", {})).toEqual({
+      ok: false,
+      error: "Tool error: Capability 'raw' tool 't' returned error: the page range 9-3 runs backwards",
+      capabilityError: "the page range 9-3 runs backwards",
+    });
   });
 
   it("returns a gRPC status as the outcome Tool error: gRPC invoke failed: …, never as a thrown error", async () => {

@@ -65,7 +65,7 @@ describe("terminal_on_success, as Selu runs it", () => {
   it("ends the turn with a terminal tool's error too: the user reads Tool error: …, the model gets no retry", async () => {
     const out = await orch.call("studio__publish", { text: "v4", fail: true });
     const error = "Tool error: Capability 'studio' tool 'publish' returned error: the printer is out of paper";
-    expect(out).toEqual({ ok: false, error, reply: { text: error, attachments: [] } });
+    expect(out).toEqual({ ok: false, error, capabilityError: "the printer is out of paper", reply: { text: error, attachments: [] } });
     expect(orch.transcript.at(-1)).toMatchObject({ kind: "reply", text: error });
   });
 

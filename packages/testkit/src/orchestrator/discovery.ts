@@ -1,4 +1,9 @@
-import { discoveryWording as say } from "./selu-wording.js";
+import { randomUUID } from "node:crypto";
+import type { ServiceError } from "@grpc/grpc-js";
+import type { Containers } from "./containers.js";
+import { invoke } from "./grpc-calls.js";
+import { stringifySeluJson } from "./selu-json.js";
+import { capabilityReturnedError, discoveryWording as say, grpcFailed } from "./selu-wording.js";
 
 /** One tool a dynamic capability reported, as Selu keeps it (never terminal_on_success). */
 export interface DiscoveredTool {
@@ -50,5 +55,31 @@ export function checkDuplicates(tools: readonly DiscoveredTool[]): void {
   for (const tool of tools) {
     if (seen.has(tool.name)) throw new Error(say.duplicate(tool.name));
     seen.add(tool.name);
+  }
+}
+
+/**
+ * One discovery attempt as Selu makes it (`discover_tools_once`): `Invoke <discovery_tool_name>` with
+ * `{}`, the system credentials in `config`, session `discovery-<id>-<32 hex>` and thread
+ * `tool-discovery`, in a fresh container stopped afterwards (with a fixed address: in that process, under
+ * the session `fallbackSession` uses for its client).
+ */
+export async function discoverOnce(containers: Containers, config: Record<string, string>, fallbackSession: string): Promise<DiscoveredTool[]> {
+  const { manifest } = containers;
+  const tool = manifest.discovery_tool_name ?? "list_tools";
+  const sessionId = `discovery-${manifest.id}-${randomUUID().replaceAll("-", "")}`;
+  const container =
+    typeof containers.target === "string"
+      ? { client: await containers.client(containers.key(fallbackSession), fallbackSession), stop: async () => {} }
+      : await containers.discovery(sessionId);
+  try {
+    const request = { toolName: tool, argsJson: Buffer.from("{}"), configJson: Buffer.from(stringifySeluJson(config)), sessionId, capabilityId: manifest.id, threadId: "tool-discovery" };
+    const res = await invoke(container.client, request).catch((err: ServiceError) => {
+      throw new Error(grpcFailed("invoke", err));
+    });
+    if (res.error) throw new Error(capabilityReturnedError(manifest.id, tool, res.error));
+    return parseDiscoveryPayload(res.resultJson.toString("utf8"));
+  } finally {
+    await container.stop();
   }
 }

@@ -3,7 +3,8 @@ import { status, type ServiceError } from "@grpc/grpc-js";
 import type { CapabilityClient } from "@selu-catalogue/proto";
 import { ArtifactVault } from "./artifact-vault.js";
 import { Containers } from "./containers.js";
-import { checkDuplicates, parseDiscoveryPayload, type DiscoveredTool } from "./discovery.js";
+import { credentialConfig } from "./credentials.js";
+import { checkDuplicates, discoverOnce, type DiscoveredTool } from "./discovery.js";
 import { invoke } from "./grpc-calls.js";
 import { CallFailure, isObject, resultFindings, rewriteResultArtifacts } from "./rewrite-results.js";
 import { checkSeluSchema } from "./schema-check.js";
@@ -178,7 +179,7 @@ export class Orchestrator {
     const args: Record<string, unknown> = { ...parsed };
     delete args._approval_message;
     delete args._approval_message_i18n;
-    const config = this.#config(manifest, ["user", "system"], (name, scope) => {
+    const config = credentialConfig(manifest, this.#options.credentials?.[manifest.id], ["user", "system"], (name, scope) => {
       throw new CallFailure(scope === "user" ? say.missingUserCredential(manifest.id, name) : say.missingSystemCredential(manifest.id, name));
     });
     const release = containers.shared ? await cap.slots.acquire(this.#options.sharedSlotWaitMs ?? SHARED_SLOT_WAIT_MS) : () => {};
@@ -284,44 +285,11 @@ export class Orchestrator {
     }
   }
 
-  async #discoverOnce(cap: Installed): Promise<DiscoveredTool[]> {
-    const { manifest, containers } = cap;
-    const config = this.#config(manifest, ["system"], (name) => {
+  #discoverOnce({ manifest, containers }: Installed): Promise<DiscoveredTool[]> {
+    const config = credentialConfig(manifest, this.#options.credentials?.[manifest.id], ["system"], (name) => {
       throw new Error(say.discoveryWording.missingSystemCredential(manifest.id, name));
     });
-    const sessionId = `discovery-${manifest.id}-${randomUUID().replaceAll("-", "")}`;
-    const container = typeof containers.target === "string"
-      ? { client: await containers.client(containers.key(this.sessionId), this.sessionId), stop: async () => {} }
-      : await containers.discovery(sessionId);
-    try {
-      const res = await invoke(container.client, {
-        toolName: manifest.discovery_tool_name ?? "list_tools",
-        argsJson: Buffer.from("{}"),
-        configJson: Buffer.from(stringifySeluJson(config)),
-        sessionId,
-        capabilityId: manifest.id,
-        threadId: "tool-discovery",
-      }).catch((err: ServiceError) => {
-        throw new Error(say.grpcFailed("invoke", err));
-      });
-      if (res.error) throw new Error(say.capabilityReturnedError(manifest.id, manifest.discovery_tool_name ?? "list_tools", res.error));
-      return parseDiscoveryPayload(res.resultJson.toString("utf8"));
-    } finally {
-      await container.stop();
-    }
-  }
-
-  /** config_json: exactly the declared credentials of `scopes` that are set; `missing` for a required one unset. */
-  #config(manifest: ManifestView, scopes: readonly ("user" | "system")[], missing: (name: string, scope: "user" | "system") => never): Record<string, string> {
-    const set = this.#options.credentials?.[manifest.id] ?? {};
-    const config: Record<string, string> = {};
-    for (const c of manifest.credentials) {
-      if (!scopes.includes(c.scope)) continue;
-      const value = set[c.name];
-      if (value !== undefined) config[c.name] = value;
-      else if (c.required ?? true) missing(c.name, c.scope);
-    }
-    return config;
+    return discoverOnce(containers, config, this.sessionId);
   }
 
   #get(id: string): Installed {
