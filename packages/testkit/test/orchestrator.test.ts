@@ -43,8 +43,11 @@ describe("calls as Selu makes them", () => {
     expect(orch.transcript.slice(before).some((e) => e.kind === "invoke")).toBe(false);
   });
 
-  it("answers an unknown tool without calling", async () => {
-    expect(await orch.call("files__nope", {})).toEqual({ ok: false, error: "Tool error: Unknown tool 'files__nope'" });
+  it("answers an unknown tool without calling, as Selu answers a tool with no policy", async () => {
+    expect(await orch.call("files__nope", {})).toEqual({
+      ok: false,
+      error: "The tool 'files__nope' is not configured in your security policy. Ask the user to update their tool permissions for this agent.",
+    });
   });
 });
 

@@ -157,7 +157,7 @@ export class Orchestrator {
     const split = qualified.indexOf("__");
     const cap = split > 0 ? this.#installed.get(qualified.slice(0, split)) : undefined;
     const spec = cap?.tools.get(qualified.slice(split + 2));
-    if (!cap || !spec) return this.#fail(qualified, say.toolError(`Unknown tool '${qualified}'`), "orchestrator", false);
+    if (!cap || !spec) return this.#fail(qualified, say.notConfigured(qualified), "orchestrator", false);
     // The tool loop checks the schema subset before dispatch; the model is asked to regenerate the call.
     const problem = checkSeluSchema(args, spec.input_schema);
     if (problem) return this.#fail(qualified, say.validationFailed(qualified, problem), "orchestrator", false);

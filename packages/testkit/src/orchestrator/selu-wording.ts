@@ -27,6 +27,13 @@ export function grpcFailed(rpc: "invoke" | "upload_input_artifact" | "download_o
 export const validationFailed = (qualifiedTool: string, problem: string): string =>
   `Tool argument validation failed for '${qualifiedTool}': ${problem}. Regenerate this tool call with a valid argument shape.`;
 
+/**
+ * A tool with no policy, which is what a name the model made up has: Selu answers before dispatch
+ * (`check_policy_and_dispatch`, implicit block).
+ */
+export const notConfigured = (qualifiedTool: string): string =>
+  `The tool '${qualifiedTool}' is not configured in your security policy. Ask the user to update their tool permissions for this agent.`;
+
 /** A required user-scoped credential is unset: the user is told how to set it. */
 export const missingUserCredential = (capabilityId: string, name: string): string =>
   `I need your ${name} for ${capabilityId} before I can do this. Please set it with: /set-credential ${capabilityId} ${name} <value>`;
