@@ -61,7 +61,7 @@ export interface EgressProxy {
   readonly port: number;
   /** The four variables Selu sets, all equal to {@link url}. */
   readonly env: Readonly<Record<"HTTP_PROXY" | "HTTPS_PROXY" | "http_proxy" | "https_proxy", string>>;
-  /** Every attempt so far (a live array); a tunnel is recorded once its dial has an outcome. */
+  /** Every attempt so far, in arrival order (a live array); a granted tunnel whose dial fails gets its `error` later. */
   readonly attempts: readonly EgressAttempt[];
   /** Tunnels currently open. */
   readonly openTunnels: number;
@@ -142,14 +142,11 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     const mapped = mappings.get(format(target));
     const decision = mapped ? "mapped" : "allowed";
     const dial = mapped ?? (isLoopback(target.host) ? target : { fail: `not dialed: the test proxy only reaches loopback addresses and mapped names; map ${format(target)} to a local server` });
+    // Recorded at once, in arrival order: the 200 goes out before the dial; a failed dial adds its error.
+    const attempt: EgressAttempt = { capability, ...base, decision, status: 200, ...(mapped ? { mappedTo: format(mapped) } : {}) };
+    attempts.push(attempt);
     void spliceTunnel(client, head, dial, track).then((outcome) => {
-      record({
-        ...base,
-        decision,
-        status: 200,
-        ...(mapped ? { mappedTo: format(mapped) } : {}),
-        ...(outcome.connected ? {} : { error: outcome.error }),
-      });
+      if (!outcome.connected) attempt.error = outcome.error;
       if (!outcome.connected || client.destroyed) return;
       openTunnels += 1;
       client.once("close", () => (openTunnels -= 1));
