@@ -130,7 +130,7 @@ export async function startSearchWorld(options: { providerTimeoutMs?: number } =
     async fails(tool, args, credentials) {
       const outcome = await call(tool, args, credentials);
       if (outcome.ok) throw new Error(`${tool} succeeded, expected an error: ${JSON.stringify(outcome.result).slice(0, 500)}`);
-      return outcome.error;
+      return outcome.capabilityError ?? outcome.error;
     },
     async close() {
       for (const o of orchestrators.values()) await o.close();
