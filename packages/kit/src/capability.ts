@@ -1,9 +1,5 @@
-import {
-  tool,
-  type CredentialSpecs,
-  type ToolDefinition,
-  type ToolHelpers,
-} from "./define.js";
+import { tool, type ToolDefinition, type ToolHelpers } from "./tool.js";
+import type { CredentialSpecs } from "./tool-context.js";
 import { toolJsonSchema } from "./json-schema.js";
 import { DEFAULT_LIMITS, type Limits } from "./limits.js";
 import type { CapabilityDescription } from "./description.js";

@@ -1,33 +1,22 @@
 // The public API of @selu-catalogue/kit: everything exported here is supported; nothing else is.
 // Outbound HTTP and proxy tunnels live on the "@selu-catalogue/kit/egress" subpath.
 export { defineCapability, neededCredentials } from "./capability.js";
-export { tool } from "./define.js";
+export { tool } from "./tool.js";
 export { attachments } from "./artifacts/attachments.js";
 export { ArtifactStore, ArtifactWriter } from "./artifacts/store.js";
-export { ToolError, isAbortError } from "./errors.js";
+export { ShutdownError, ToolError, isAbortError } from "./errors.js";
 export { advertiseAs, toolJsonSchema } from "./json-schema.js";
 export { ARTIFACT_CHUNK_BYTES, DEFAULT_LIMITS, MAX_MESSAGE_BYTES, formatBytes } from "./limits.js";
 export { createJsonLogger, parseLogLevel, silentLogger } from "./log.js";
 export { invokeTool } from "./runtime/invoke.js";
-export { Runtime, ShutdownError } from "./runtime/runtime.js";
+export { Runtime } from "./runtime/runtime.js";
 export { SERVER_OPTIONS, serve } from "./serve.js";
 export { formatIssues, formatPath } from "./validation.js";
 
 export type { Capability, CapabilitySpec } from "./capability.js";
 export type { CapabilityDescription, CredentialDescription, ToolDescription } from "./description.js";
-export type {
-  CredentialSpec,
-  CredentialSpecs,
-  CredentialValues,
-  InputSchema,
-  Policy,
-  ToolContext,
-  ToolDefinition,
-  ToolHelpers,
-  ToolOutput,
-  ToolResult,
-  ToolSpec,
-} from "./define.js";
+export type { InputSchema, Policy, ToolDefinition, ToolHelpers, ToolOutput, ToolResult, ToolSpec } from "./tool.js";
+export type { CredentialSpec, CredentialSpecs, CredentialValues, OpenTunnel, ToolContext } from "./tool-context.js";
 export type { ArtifactAccess, ArtifactContent, ArtifactRef, AttachmentArg, InputFile } from "./artifacts/access.js";
 export type { AttachmentsOptions } from "./artifacts/attachments.js";
 export type { ArtifactKind, ArtifactStoreOptions, StoredArtifact } from "./artifacts/store.js";
@@ -35,6 +24,6 @@ export type { Limits } from "./limits.js";
 export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from "./log.js";
 export type { InvokeInput, InvokeOptions, InvokeOutcome } from "./runtime/invoke.js";
 export type { RuntimeOptions } from "./runtime/runtime.js";
-export type { Egress, EgressSettings, TunnelRequest } from "./runtime/egress.js";
+export type { Egress, EgressSettings, TunnelRequest } from "./egress/outbound.js";
 export type { HttpClient } from "./egress/http-types.js";
 export type { ServedCapability, ServeOptions } from "./serve.js";

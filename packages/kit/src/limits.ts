@@ -8,6 +8,18 @@ export interface Limits {
   artifactTtlMs: number;
   /** Time a tool may run before it is stopped, in ms (below Selu's 120 s deadline, so the error is ours). */
   toolTimeoutMs: number;
+  /**
+   * An upload or download that makes no progress for this long is cut, in ms: a client that stops sending
+   * or reading would otherwise hold its memory for as long as it keeps the call open.
+   */
+  transferIdleMs: number;
+  /**
+   * Longest a download may take in total, in ms. Selu sends no deadline and its own timer stops at the
+   * first chunk (contract section 2), so the kit bounds the rest.
+   */
+  downloadTimeoutMs: number;
+  /** Download bytes handed to the transport and not yet sent, across all downloads. */
+  downloadBufferBytes: number;
   /** How long SIGTERM waits for in-flight calls before cancelling them, in ms. */
   shutdownGraceMs: number;
   /** Outbound HTTP response bodies larger than this are refused while reading, in bytes. */
@@ -27,6 +39,9 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   artifactBudgetBytes: 16 * 1024 * 1024,
   artifactTtlMs: 6 * 60 * 60 * 1000,
   toolTimeoutMs: 110_000,
+  transferIdleMs: 30_000,
+  downloadTimeoutMs: 120_000,
+  downloadBufferBytes: 8 * 1024 * 1024,
   shutdownGraceMs: 10_000,
   httpMaxResponseBytes: 5 * 1024 * 1024,
   httpTimeouts: Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 }),
@@ -39,4 +54,9 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${bytes} bytes`;
+}
+
+/** Formats a duration for messages people read ("50 ms", "1.5 s"). */
+export function formatMs(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }

@@ -16,7 +16,7 @@ import { addReflectionService } from "./grpc/reflection-service.js";
 import { withZeroCopyResponses } from "./grpc/zero-copy.js";
 import { proxyFromEnv } from "./egress/proxy-config.js";
 import { MAX_MESSAGE_BYTES } from "./limits.js";
-import type { EgressSettings } from "./runtime/egress.js";
+import type { EgressSettings } from "./egress/outbound.js";
 import { parseLogLevel, type Logger, type LogLevel } from "./log.js";
 import { Runtime } from "./runtime/runtime.js";
 

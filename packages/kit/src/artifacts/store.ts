@@ -16,6 +16,15 @@ export interface StoredArtifact {
   readonly expiresAt: number;
 }
 
+/** What the store is told about an artifact it begins to receive. */
+export interface ArtifactMeta {
+  kind: ArtifactKind;
+  filename: string;
+  mimeType: string;
+  /** Whose transfer it is (a session, a connection), for the fair share of room for transfers. */
+  owner?: string;
+}
+
 export interface ArtifactStoreOptions {
   maxArtifactBytes: number;
   budgetBytes: number;
@@ -54,12 +63,12 @@ export class ArtifactStore {
    * Starts receiving an artifact. The writer enforces the cap on every chunk, so an oversized
    * artifact is refused while it streams in, not after it was buffered whole.
    */
-  begin(meta: { kind: ArtifactKind; filename: string; mimeType: string }): ArtifactWriter {
+  begin(meta: ArtifactMeta): ArtifactWriter {
     return new ArtifactWriter(this, meta);
   }
 
   /** Stores a complete artifact (its bytes already in memory). */
-  put(bytes: Uint8Array, meta: { kind: ArtifactKind; filename: string; mimeType: string }): StoredArtifact {
+  put(bytes: Uint8Array, meta: ArtifactMeta): StoredArtifact {
     const writer = this.begin(meta);
     writer.write(bytes);
     return writer.finish();
@@ -133,12 +142,12 @@ export class ArtifactStore {
 /** Receives one artifact chunk by chunk within the store's bounds. */
 export class ArtifactWriter {
   readonly #store: ArtifactStore;
-  readonly #meta: { kind: ArtifactKind; filename: string; mimeType: string };
+  readonly #meta: ArtifactMeta;
   readonly #chunks: Buffer[] = [];
   #size = 0;
   #open = true;
 
-  constructor(store: ArtifactStore, meta: { kind: ArtifactKind; filename: string; mimeType: string }) {
+  constructor(store: ArtifactStore, meta: ArtifactMeta) {
     this.#store = store;
     this.#meta = meta;
   }

@@ -1,4 +1,4 @@
-import type { CredentialSpecs } from "../define.js";
+import type { CredentialSpecs } from "../tool-context.js";
 import { ToolError } from "../errors.js";
 
 /**

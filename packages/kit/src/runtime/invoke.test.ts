@@ -1,21 +1,22 @@
-// The in-process call path: the synchronous fast path, the lazily armed signal, and that nothing
-// (timers, abort listeners, tracked calls) outlives a call, whichever way it ends.
+// The in-process call path: one async path whose signal is linked up front, and that nothing (timers,
+// abort listeners, tracked calls, a handler's late rejection) outlives a call, whichever way it ends.
 import { getEventListeners } from "node:events";
-import { describe, expect, it, vi } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineCapability } from "../capability.js";
-import { tool } from "../define.js";
 import { ToolError } from "../errors.js";
 import { silentLogger } from "../log.js";
-import { invokeNow, invokeTool, type InvokeInput } from "./invoke.js";
+import { tool } from "../tool.js";
+import { invokeTool, type InvokeInput } from "./invoke.js";
 import { Runtime } from "./runtime.js";
 
-const seen: { aborted?: boolean } = {};
+const seen = { started: 0, aborted: undefined as boolean | undefined };
 const capability = defineCapability({
   id: "calls",
   tools: {
     sync: tool({ description: "answers at once", input: z.object({ n: z.number() }), policy: "allow", run: ({ n }) => ({ n }) }),
-    sync_reads_signal: tool({
+    reads_signal: tool({
       description: "answers at once after looking at its signal",
       input: z.object({}),
       policy: "allow",
@@ -32,13 +33,23 @@ const capability = defineCapability({
         throw new ToolError("no, and here is why");
       },
     }),
-    sync_array: tool({ description: "returns the wrong shape", input: z.object({}), policy: "allow", run: () => [1] as never }),
+    sync_array: tool({ description: "returns the wrong shape", input: z.object({}), policy: "allow", run: () => [1] as unknown as { n: number } }),
     slow: tool({
       description: "waits for its signal",
       input: z.object({}),
       policy: "allow",
       timeoutMs: 50,
       run: (_args, ctx) => new Promise<{ ok: boolean }>((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason))),
+    }),
+    late_failure: tool({
+      description: "ignores its signal and fails 30 ms after it started",
+      input: z.object({}),
+      policy: "allow",
+      run: async () => {
+        seen.started++;
+        await sleep(30);
+        throw new Error("failed long after the call was answered");
+      },
     }),
     quick_async: tool({ description: "answers after a tick", input: z.object({}), policy: "allow", run: async () => ({ ok: true }) }),
   },
@@ -53,47 +64,38 @@ const input = (toolName: string, args: unknown = {}): InvokeInput => ({
   capabilityId: "calls",
 });
 
-/** Options whose signal must not be read: the fast path never arms one. */
-const untouchable = {
-  get signal(): AbortSignal {
-    throw new Error("the signal was read");
-  },
-};
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown) => unhandled.push(reason);
+beforeEach(() => {
+  unhandled.length = 0;
+  seen.started = 0;
+  process.on("unhandledRejection", onUnhandled);
+});
+afterEach(() => void process.off("unhandledRejection", onUnhandled));
 
-describe("the synchronous fast path", () => {
-  it("answers a synchronous tool without a promise and without reading the caller's signal", () => {
+describe("one async call path", () => {
+  it("answers a synchronous tool, its errors and a wrong result shape", async () => {
     const runtime = new Runtime(capability, { logger: silentLogger });
-    const outcome = invokeNow(runtime, input("sync", { n: 7 }), untouchable);
-    expect(outcome).not.toBeInstanceOf(Promise);
-    expect(outcome).toEqual({ ok: true, resultJson: Buffer.from('{"n":7}') });
-    expect(runtime.inFlightCount).toBe(0);
-  });
-
-  it("reports validation errors, tool errors and a wrong result shape synchronously too", () => {
-    const runtime = new Runtime(capability, { logger: silentLogger });
-    expect(invokeNow(runtime, input("sync", { n: "x" }), untouchable)).toEqual({
-      ok: false,
-      error: expect.stringMatching(/^invalid arguments for sync: n: /),
-    });
-    expect(invokeNow(runtime, input("sync_throws"), untouchable)).toEqual({ ok: false, error: "no, and here is why" });
-    expect(invokeNow(runtime, input("sync_array"), untouchable)).toEqual({
+    expect(await invokeTool(runtime, input("sync", { n: 7 }))).toEqual({ ok: true, resultJson: Buffer.from('{"n":7}') });
+    expect(await invokeTool(runtime, input("sync", { n: "x" }))).toEqual({ ok: false, error: expect.stringMatching(/^invalid arguments for sync: n: /) });
+    expect(await invokeTool(runtime, input("sync_throws"))).toEqual({ ok: false, error: "no, and here is why" });
+    expect(await invokeTool(runtime, input("sync_array"))).toEqual({
       ok: false,
       error: expect.stringMatching(/^sync_array failed because of an internal error \(reference [0-9a-f]{8}\)/),
     });
+    expect(runtime.inFlightCount).toBe(0);
   });
 
-  it("arms a live signal when a synchronous tool asks for it, and detaches it after", () => {
+  it("hands every handler a live signal linked to the caller's and to shutdown, and detaches it after", async () => {
     const runtime = new Runtime(capability, { logger: silentLogger });
     const caller = new AbortController();
-    expect(invokeNow(runtime, input("sync_reads_signal"), { signal: caller.signal })).toMatchObject({ ok: true });
+    expect(await invokeTool(runtime, input("reads_signal"), { signal: caller.signal })).toMatchObject({ ok: true });
     expect(seen.aborted).toBe(false);
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
     expect(getEventListeners(runtime.shutdownSignal, "abort")).toHaveLength(0);
   });
-});
 
-describe("asynchronous calls", () => {
-  it("leave no listener on the caller's or the shutdown signal, and are tracked until they end", async () => {
+  it("leaves no listener on the caller's or the shutdown signal, and tracks calls until they end", async () => {
     const runtime = new Runtime(capability, { logger: silentLogger });
     const caller = new AbortController();
     const calls = [
@@ -109,12 +111,47 @@ describe("asynchronous calls", () => {
     expect(getEventListeners(runtime.shutdownSignal, "abort")).toHaveLength(0);
   });
 
-  it("are cancelled by the caller's signal", async () => {
+  it("is cancelled by the caller's signal", async () => {
     const runtime = new Runtime(capability, { logger: silentLogger });
     const caller = new AbortController();
     const pending = invokeTool(runtime, input("slow"), { signal: caller.signal });
     caller.abort();
     expect(await pending).toEqual({ ok: false, error: "slow was cancelled by the caller" });
+  });
+});
+
+describe("calls that end before their handler does (issue 10, item 6)", () => {
+  it("does not start a handler once shutdown has begun, and answers 'shutting down'", async () => {
+    const runtime = new Runtime(capability, { logger: silentLogger });
+    runtime.abortAll();
+    expect(await invokeTool(runtime, input("late_failure"))).toEqual({
+      ok: false,
+      error: "late_failure was stopped: the capability is shutting down; try again",
+    });
+    expect(seen.started).toBe(0);
+  });
+
+  it("does not start a handler whose caller already cancelled", async () => {
+    const runtime = new Runtime(capability, { logger: silentLogger });
+    expect(await invokeTool(runtime, input("late_failure"), { signal: AbortSignal.abort() })).toEqual({
+      ok: false,
+      error: "late_failure was cancelled by the caller",
+    });
+    expect(seen.started).toBe(0);
+  });
+
+  it("keeps a handler's rejection after its call was answered from becoming an unhandled rejection", async () => {
+    const runtime = new Runtime(capability, { logger: silentLogger });
+    const caller = new AbortController();
+    const pending = invokeTool(runtime, input("late_failure"), { signal: caller.signal });
+    await sleep(5);
+    caller.abort();
+    expect(await pending).toEqual({ ok: false, error: "late_failure was cancelled by the caller" });
+    runtime.abortAll();
+    expect(await invokeTool(runtime, input("quick_async"))).toMatchObject({ ok: false });
+    await sleep(60);
+    expect(seen.started).toBe(1);
+    expect(unhandled).toEqual([]);
   });
 });
 

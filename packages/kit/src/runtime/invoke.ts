@@ -1,13 +1,14 @@
-import { randomBytes } from "node:crypto";
 import { neededCredentials } from "../capability.js";
-import type { ToolContext, ToolDefinition, ToolResult } from "../define.js";
-import { CallContext, TimeoutError } from "./call-context.js";
-import { ToolError } from "../errors.js";
+import { TimeoutError, ToolError, wireError } from "../errors.js";
 import { MAX_MESSAGE_BYTES } from "../limits.js";
+import type { ToolDefinition, ToolResult } from "../tool.js";
+import type { ToolContext } from "../tool-context.js";
 import { formatIssues } from "../validation.js";
+import { createToolContext } from "./call-context.js";
 import { readCredentials } from "./credentials.js";
+import { LinkedSignal } from "./linked-signal.js";
 import { parseJsonObject } from "./parse-json.js";
-import { ShutdownError, type Runtime } from "./runtime.js";
+import type { Runtime } from "./runtime.js";
 
 /** An Invoke request, whatever the transport. */
 export interface InvokeInput {
@@ -19,6 +20,7 @@ export interface InvokeInput {
   capabilityId: string;
 }
 
+/** What a call answers: the result's JSON, or the error the caller reads. */
 export type InvokeOutcome = { ok: true; resultJson: Buffer } | { ok: false; error: string };
 
 export interface InvokeOptions {
@@ -36,66 +38,53 @@ const RESULT_WARN_BYTES = 48 * 1024;
 const MAX_RESULT_BYTES = MAX_MESSAGE_BYTES - 1024;
 
 /**
- * Runs one tool call: parses and validates, runs the handler under its signal and timeout, and turns
- * every failure into one error message for `InvokeResponse.error`. Never throws.
+ * Runs one tool call, whatever the transport: parses and validates, runs the handler under a signal
+ * linked up front to the caller's, to shutdown and to the tool's timeout, and turns every failure into one
+ * error message. Never rejects; the call is tracked until it is answered, for shutdown.
  */
 export function invokeTool(runtime: Runtime, input: InvokeInput, options: InvokeOptions = {}): Promise<InvokeOutcome> {
-  const outcome = invokeNow(runtime, input, options);
-  return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  return runtime.track(invoke(runtime, input, options));
 }
 
-/**
- * `invokeTool` for the gRPC handlers' hot path: answers synchronously when the handler does (no promise,
- * no timer, no tracking), else returns a promise of the outcome. `options.signal` is read only if the
- * call turns out to need one, so a caller may make it a lazy getter.
- */
-export function invokeNow(runtime: Runtime, input: InvokeInput, options: InvokeOptions): InvokeOutcome | Promise<InvokeOutcome> {
+async function invoke(runtime: Runtime, input: InvokeInput, options: InvokeOptions): Promise<InvokeOutcome> {
   const started = performance.now();
-  const { capability } = runtime;
-  const def = capability.tools.get(input.toolName);
+  const { toolName } = input;
+  const def = runtime.capability.tools.get(toolName);
   if (!def) {
-    const names = [...capability.tools.keys()].join(", ");
-    return fail(runtime, input, started, `unknown tool ${JSON.stringify(input.toolName)}; this capability has: ${names}`);
+    const names = [...runtime.capability.tools.keys()].join(", ");
+    return fail(runtime, toolName, started, `unknown tool ${JSON.stringify(toolName)}; this capability has: ${names}`);
   }
-  let scope: CallContext | undefined;
-  let output: unknown;
+  const timeoutMs = def.timeoutMs ?? runtime.capability.limits.toolTimeoutMs;
+  const scope = new LinkedSignal([options.signal, runtime.shutdownSignal], timeoutMs, () => new TimeoutError(toolName, timeoutMs));
+  const { signal } = scope;
   try {
     // Arguments first: the model can fix them itself, a missing credential needs the user.
     const args = parseArgs(def, input);
-    const ctx = (scope = new CallContext(runtime, def, input, options, readCallCredentials(runtime, def, input)));
-    output = execute(def, args, ctx, options.onProgress);
+    const ctx = createToolContext(runtime, input, signal, readCallCredentials(runtime, def, input));
+    // A call cancelled or shut down before it starts never runs its handler.
+    signal.throwIfAborted();
+    const result = await untilAborted(execute(def, args, ctx, options.onProgress), signal);
+    return succeed(runtime, toolName, serialize(toolName, result), started);
   } catch (err) {
-    scope?.dispose();
-    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, scope?.abortReason));
-  }
-  // A handler that answered synchronously can't be cancelled or time out: no signal was ever needed.
-  if (output instanceof Promise) return runtime.track(settle(runtime, input, scope, output, started));
-  try {
-    return succeed(runtime, input, output, started);
-  } catch (err) {
-    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, undefined));
+    return fail(runtime, toolName, started, wireError(err, { subject: toolName, signal, log: runtime.toolLog(toolName) }));
   } finally {
     scope.dispose();
   }
 }
 
-async function settle(runtime: Runtime, input: InvokeInput, scope: CallContext, output: Promise<unknown>, started: number): Promise<InvokeOutcome> {
-  try {
-    return succeed(runtime, input, await untilAborted(output, scope.signal), started);
-  } catch (err) {
-    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, scope.abortReason));
-  } finally {
-    scope.dispose();
-  }
-}
-
-function succeed(runtime: Runtime, input: InvokeInput, result: unknown, started: number): InvokeOutcome {
-  const resultJson = serialize(input.toolName, result);
+function succeed(runtime: Runtime, toolName: string, resultJson: Buffer, started: number): InvokeOutcome {
   if (resultJson.byteLength > RESULT_WARN_BYTES) {
-    runtime.log.warn("large tool result: Selu truncates it in the model's context", { tool: input.toolName, bytes: resultJson.byteLength });
+    runtime.log.warn("large tool result: Selu truncates it in the model's context", { tool: toolName, bytes: resultJson.byteLength });
   }
-  if (runtime.debug) runtime.log.debug("tool call", { tool: input.toolName, ms: elapsed(started), outcome: "ok" });
+  if (runtime.debug) runtime.log.debug("tool call", { tool: toolName, ms: elapsed(started), outcome: "ok" });
   return { ok: true, resultJson };
+}
+
+function fail(runtime: Runtime, toolName: string, started: number, error: string): InvokeOutcome {
+  // The message may quote argument values (an address, a file name): only debug logs carry it.
+  const fields = { tool: toolName, ms: elapsed(started), outcome: "error" };
+  runtime.log.info("tool call failed", runtime.debug ? { ...fields, error } : fields);
+  return { ok: false, error };
 }
 
 function readCallCredentials(runtime: Runtime, def: ToolDefinition, input: InvokeInput): Record<string, string | undefined> {
@@ -143,6 +132,24 @@ async function drain(output: AsyncGenerator<unknown, unknown, void>, signal: Abo
   }
 }
 
+/**
+ * Settles with `work`, or rejects with the signal's reason as soon as it aborts, even if `work` ignores the
+ * signal. `work` always gets a handler first, so its settling after the call was answered (a tool that
+ * finishes or fails after a cancel, a timeout or shutdown) is never an unhandled rejection.
+ */
+function untilAborted(work: unknown, signal: AbortSignal): Promise<unknown> {
+  if (!isThenable(work)) return Promise.resolve(work);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    Promise.resolve(work).then(
+      (value: unknown) => (signal.removeEventListener("abort", onAbort), resolve(value)),
+      (err: unknown) => (signal.removeEventListener("abort", onAbort), reject(err)),
+    );
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 function serialize(toolName: string, result: unknown): Buffer {
   if (result === null || typeof result !== "object" || Array.isArray(result)) {
     throw new Error(`tool ${toolName} returned ${Array.isArray(result) ? "an array" : typeof result}, not a JSON object`);
@@ -154,40 +161,8 @@ function serialize(toolName: string, result: unknown): Buffer {
   return json;
 }
 
-function errorMessage(runtime: Runtime, toolName: string, err: unknown, aborted: { reason: unknown } | undefined): string {
-  if (err instanceof ToolError) return err.message;
-  if (aborted?.reason instanceof TimeoutError) return aborted.reason.message;
-  if (aborted?.reason instanceof ShutdownError) return `${toolName} was stopped: the capability is shutting down; try again`;
-  if (aborted) return `${toolName} was cancelled by the caller`;
-  // A server fault: the details stay in our logs, the caller gets a reference to quote.
-  const ref = randomBytes(4).toString("hex");
-  runtime.log.error("tool failed", {
-    tool: toolName,
-    ref,
-    error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
-    stack: err instanceof Error ? err.stack : undefined,
-  });
-  return `${toolName} failed because of an internal error (reference ${ref}); the capability's logs have the details`;
-}
-
-function fail(runtime: Runtime, input: InvokeInput, started: number, error: string): InvokeOutcome {
-  // The message may quote argument values (an address, a file name): only debug logs carry it.
-  const fields = { tool: input.toolName, ms: elapsed(started), outcome: "error" };
-  runtime.log.info("tool call failed", runtime.debug ? { ...fields, error } : fields);
-  return { ok: false, error };
-}
-
-/** Rejects with the signal's reason as soon as it aborts, even if `work` ignores the signal. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
-      (e: unknown) => (signal.removeEventListener("abort", onAbort), reject(e)),
-    );
-  });
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | undefined)?.then === "function";
 }
 
 function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, void> {

@@ -1,7 +1,9 @@
 import { ArtifactStore } from "../artifacts/store.js";
 import type { Capability } from "../capability.js";
+import { Egress, type EgressSettings } from "../egress/outbound.js";
+import { ShutdownError } from "../errors.js";
+import { ByteBudget } from "./byte-budget.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
-import { Egress, type EgressSettings } from "./egress.js";
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -12,13 +14,16 @@ export interface RuntimeOptions {
 
 /**
  * Everything a served capability holds at run time, independent of the transport: the capability,
- * its artifact store, the logger, in-flight calls and the shutdown signal.
+ * its artifact store, the logger, outbound connections, in-flight calls and the shutdown signal. Calls
+ * and transfers run on it through `invokeTool`, `Upload` and `sendDownload`, which any transport adapts.
  */
 export class Runtime {
   readonly capability: Capability;
   readonly store: ArtifactStore;
   readonly log: Logger;
   readonly egress: Egress;
+  /** Download bytes waiting to leave the process, across all downloads. */
+  readonly downloadBuffer: ByteBudget;
   /** Whether the capability declares any credential (else config_json needs no reading per call). */
   readonly hasCredentials: boolean;
   /** Whether debug records can be written (a caller's own logger decides for itself, so: yes). */
@@ -27,6 +32,7 @@ export class Runtime {
   readonly #inFlight = new Set<Promise<unknown>>();
   // Recently seen credential values, masked in logs; bounded so it cannot grow with users.
   readonly #secrets = new Set<string>();
+  readonly #toolLogs = new Map<string, Logger>();
 
   constructor(capability: Capability, options: RuntimeOptions = {}) {
     this.capability = capability;
@@ -42,6 +48,7 @@ export class Runtime {
     this.hasCredentials = Object.keys(capability.credentials).length > 0;
     this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.egress = new Egress(options.egress ?? {}, capability.limits);
+    this.downloadBuffer = new ByteBudget(capability.limits.downloadBufferBytes);
   }
 
   /** Aborted when the server starts shutting down past its grace period. */
@@ -51,6 +58,13 @@ export class Runtime {
 
   get inFlightCount(): number {
     return this.#inFlight.size;
+  }
+
+  /** The logger of one of the capability's tools (made once per tool). */
+  toolLog(toolName: string): Logger {
+    let log = this.#toolLogs.get(toolName);
+    if (!log) this.#toolLogs.set(toolName, (log = this.log.child({ tool: toolName })));
+    return log;
   }
 
   rememberSecrets(values: Iterable<string | undefined>): void {
@@ -77,13 +91,5 @@ export class Runtime {
   /** Cancels every in-flight call. */
   abortAll(): void {
     this.#shutdown.abort(new ShutdownError());
-  }
-}
-
-/** The reason in-flight calls are cancelled at the end of the shutdown grace period. */
-export class ShutdownError extends Error {
-  override readonly name = "ShutdownError";
-  constructor() {
-    super("the capability is shutting down");
   }
 }

@@ -1,51 +1,8 @@
 import { z } from "zod";
-import type { ArtifactAccess } from "./artifacts/access.js";
-import type { HttpClient } from "./egress/http-types.js";
-import type { Egress } from "./runtime/egress.js";
-import type { Limits } from "./limits.js";
-import type { Logger } from "./log.js";
+import type { CredentialSpecs, ToolContext } from "./tool-context.js";
 
 /** Selu's tool policies: allow runs at once, ask needs the user's approval, block never runs. */
 export type Policy = "allow" | "ask" | "block";
-
-/** One credential as the manifest declares it; its value reaches tools through `config_json`. */
-export interface CredentialSpec {
-  scope: "user" | "system";
-  /** Default true, as in Selu. */
-  required?: boolean;
-  description: string;
-  /** Selu's credential_type (default `secret`). */
-  type?: string;
-}
-
-export type CredentialSpecs = Record<string, CredentialSpec>;
-
-/** Credential values as a tool sees them: required ones are strings, optional ones may be missing. */
-export type CredentialValues<C extends CredentialSpecs> = {
-  readonly [K in keyof C]: C[K] extends { required: false } ? string | undefined : string;
-};
-
-/** What every tool run receives besides its arguments. */
-export interface ToolContext<C extends CredentialSpecs = CredentialSpecs> {
-  /** Aborts on client cancellation, deadline, the tool's timeout or shutdown. Pass it to all I/O. */
-  readonly signal: AbortSignal;
-  readonly toolName: string;
-  readonly capabilityId: string;
-  readonly sessionId: string;
-  readonly threadId: string;
-  readonly credentials: CredentialValues<C>;
-  /** Store output artifacts and read input ones (`attachments[]`). */
-  readonly artifacts: ArtifactAccess;
-  readonly log: Logger;
-  readonly limits: Readonly<Limits>;
-  /**
-   * Outbound HTTP through Selu's egress proxy, with the capability's timeouts, response cap and the SSRF
-   * guard. Pass `signal` with every request.
-   */
-  readonly http: HttpClient;
-  /** A TCP/TLS connection through Selu's egress proxy, for protocols other than HTTP (SMTP, IMAP). */
-  readonly openTunnel: Egress["openTunnel"];
-}
 
 /** A tool's result: a JSON object. Put artifacts under `artifact` or `artifacts`, as Selu reads them. */
 export type ToolResult = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type net from "node:net";
 import type tls from "node:tls";
-import type { HttpClient, HttpClientOptions } from "../egress/http-types.js";
-import type { ProxyConfig } from "../egress/proxy-config.js";
+import type { HttpClient, HttpClientOptions } from "./http-types.js";
+import type { ProxyConfig } from "./proxy-config.js";
 import type { Limits } from "../limits.js";
 
 /** Egress settings of a served capability, read once at the entrypoint. */
@@ -14,6 +14,7 @@ export interface EgressSettings {
   allowPrivateNetworks?: boolean;
 }
 
+/** Options of `ctx.openTunnel`. */
 export interface TunnelRequest {
   tls?: boolean | tls.ConnectionOptions;
   /** Default: the capability's connect timeout. */
@@ -22,8 +23,9 @@ export interface TunnelRequest {
 }
 
 /**
- * Outbound connections for tools. The HTTP client is built on first use and shared by all calls, and
- * its module (undici) is loaded only then: capabilities that never go out don't pay its memory.
+ * Outbound connections of a served capability, shared by its tools (`ctx.http`, `ctx.openTunnel`). The
+ * HTTP client is built on first use, and its module (undici) is loaded only then: capabilities that never
+ * go out don't pay its memory.
  */
 export class Egress {
   readonly #settings: EgressSettings;
@@ -51,7 +53,7 @@ export class Egress {
 
   /** A TCP (or TLS) connection to host:port through the egress proxy, for SMTP, IMAP and the like. */
   async openTunnel(host: string, port: number, request: TunnelRequest = {}): Promise<net.Socket | tls.TLSSocket> {
-    const { openTunnel } = await import("../egress/tunnel.js");
+    const { openTunnel } = await import("./tunnel.js");
     const tlsOption = request.tls === true && this.#settings.ca ? { ca: this.#settings.ca } : request.tls;
     return openTunnel({
       proxy: this.#settings.proxy,
@@ -65,7 +67,7 @@ export class Egress {
   }
 
   async #createClient(): Promise<HttpClient> {
-    const { createHttpClient } = await import("../egress/http.js");
+    const { createHttpClient } = await import("./http.js");
     const options: HttpClientOptions = {
       proxy: this.#settings.proxy,
       timeouts: this.#limits.httpTimeouts,
