@@ -57,6 +57,9 @@ export const SERVER_OPTIONS: ChannelOptions = {
   "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
 };
 
+/** After the grace period, how long answers of cancelled calls get to reach their clients. */
+const FLUSH_MS = 3_000;
+
 const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, {
   invoke: InvokeResponse,
   streamInvoke: InvokeChunk,
@@ -129,8 +132,9 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
       if (!(await within(graceMs))) {
         log.warn("grace period over: cancelling calls in flight", { inFlight: runtime.inFlightCount });
         runtime.abortAll();
-        // Cancelled calls answer "shutting down"; give those answers a moment to reach the clients.
-        if (!(await within(1_000))) server.forceShutdown();
+        // Every call and transfer answers at once now ("shutting down", issue 10 item 6); give those
+        // answers time to reach their clients before connections are cut.
+        if (!(await within(FLUSH_MS))) server.forceShutdown();
       }
       await runtime.egress.http.close();
       log.info("stopped");
