@@ -51,10 +51,15 @@ export interface ServedCapability {
   close(graceMs?: number): Promise<void>;
 }
 
-/** The channel options the orchestrator uses, and that we serve with: 16 MiB each way. */
+/**
+ * The channel options we serve with: the orchestrator's 16 MiB each way, and a bound on concurrent
+ * streams per connection (HTTP/2 clients queue the rest), so one connection can't open streams without
+ * limit (issue 10, item 4).
+ */
 export const SERVER_OPTIONS: ChannelOptions = {
   "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
   "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
+  "grpc.max_concurrent_streams": 100,
 };
 
 /** After the grace period, how long answers of cancelled calls get to reach their clients. */

@@ -34,7 +34,8 @@ export interface ArtifactStoreOptions {
 
 /**
  * In-memory artifacts with three bounds, so nothing grows without limit: a per-artifact cap, a total
- * budget (least recently used evicted first, expired ones before that) and a TTL.
+ * budget (least recently used evicted first, expired ones before that) and a TTL. Transfers in progress
+ * reserve their room chunk by chunk, within a fair share (see `reserve`).
  * Ids are 128-bit random: DownloadOutputArtifact carries no session, so the id is the only secret.
  */
 export class ArtifactStore {
@@ -42,6 +43,8 @@ export class ArtifactStore {
   readonly #items = new Map<string, StoredArtifact>();
   #used = 0;
   #reserved = 0;
+  // Bytes reserved per owner (a session, a connection) by its transfers in progress.
+  readonly #owners = new Map<string, number>();
   readonly #opts: ArtifactStoreOptions;
   readonly #now: () => number;
 
@@ -91,35 +94,63 @@ export class ArtifactStore {
     return this.#remove(id);
   }
 
-  /** @internal Reserves room for `bytes` more, evicting expired then least recently used artifacts. */
-  reserve(bytes: number): void {
-    const budget = this.#opts.budgetBytes;
+  /**
+   * @internal Reserves room for `bytes` more of a transfer, evicting expired then least recently used
+   * artifacts. Transfers in progress together hold at most the transfer share (half the budget, or one
+   * largest file), so they never evict stored files beyond it; one owner holds at most half of that share
+   * (or one largest file), so one session's transfers can't take it all (issue 10, item 5).
+   */
+  reserve(bytes: number, owner: string | undefined): void {
+    const { budgetBytes: budget, maxArtifactBytes: max } = this.#opts;
+    const share = Math.max(Math.floor(budget / 2), max);
+    if (this.#reserved + bytes > share) {
+      throw new ToolError(
+        `the capability's artifact memory for transfers (${formatBytes(share)}) is taken by transfers in progress; try again shortly`,
+      );
+    }
+    if (owner !== undefined) {
+      const held = this.#owners.get(owner) ?? 0;
+      const ownerShare = Math.max(Math.floor(share / 2), max);
+      if (held + bytes > ownerShare) {
+        throw new ToolError(
+          `transfers in progress from the same session already hold ${formatBytes(held)} of the ${formatBytes(ownerShare)} ` +
+            "one session may use at once; try again when they are done",
+        );
+      }
+    }
     if (this.#used + this.#reserved + bytes > budget) this.#evictExpired();
     for (const id of this.#items.keys()) {
       if (this.#used + this.#reserved + bytes <= budget) break;
       this.#remove(id);
     }
     if (this.#used + this.#reserved + bytes > budget) {
-      throw new ToolError(
-        `the capability's artifact memory (${formatBytes(budget)}) is taken by transfers in progress; try again shortly`,
-      );
+      throw new ToolError(`the capability's artifact memory (${formatBytes(budget)}) is taken by transfers in progress; try again shortly`);
     }
     this.#reserved += bytes;
+    if (owner !== undefined) this.#owners.set(owner, (this.#owners.get(owner) ?? 0) + bytes);
   }
 
   /** @internal Gives back a reservation (the transfer failed or finished). */
-  release(bytes: number): void {
+  release(bytes: number, owner: string | undefined): void {
     this.#reserved -= bytes;
+    if (owner === undefined) return;
+    const held = (this.#owners.get(owner) ?? 0) - bytes;
+    if (held > 0) this.#owners.set(owner, held);
+    else this.#owners.delete(owner);
   }
 
   /** @internal Adds a finished artifact whose bytes were reserved. */
-  commit(item: Omit<StoredArtifact, "id" | "expiresAt">): StoredArtifact {
+  commit(item: Omit<StoredArtifact, "id" | "expiresAt">, owner: string | undefined): StoredArtifact {
     const stored: StoredArtifact = {
-      ...item,
       id: randomBytes(16).toString("hex"),
+      kind: item.kind,
+      filename: item.filename,
+      mimeType: item.mimeType,
+      size: item.size,
+      chunks: item.chunks,
       expiresAt: this.#now() + this.#opts.ttlMs,
     };
-    this.#reserved -= item.size;
+    this.release(item.size, owner);
     this.#used += item.size;
     this.#items.set(stored.id, stored);
     return stored;
@@ -168,7 +199,7 @@ export class ArtifactWriter {
       );
     }
     try {
-      this.#store.reserve(chunk.byteLength);
+      this.#store.reserve(chunk.byteLength, this.#meta.owner);
     } catch (err) {
       this.abort();
       throw err;
@@ -185,14 +216,15 @@ export class ArtifactWriter {
   finish(): StoredArtifact {
     if (!this.#open) throw new Error("artifact writer is closed");
     this.#open = false;
-    return this.#store.commit({ ...this.#meta, size: this.#size, chunks: this.#chunks });
+    const { kind, filename, mimeType, owner } = this.#meta;
+    return this.#store.commit({ kind, filename, mimeType, size: this.#size, chunks: this.#chunks }, owner);
   }
 
   /** Drops what was written and gives its room back. */
   abort(): void {
     if (!this.#open) return;
     this.#open = false;
-    this.#store.release(this.#size);
+    this.#store.release(this.#size, this.#meta.owner);
     this.#chunks.length = 0;
   }
 }

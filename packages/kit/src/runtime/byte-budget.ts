@@ -1,7 +1,7 @@
 /**
  * Bytes shared by concurrent transfers, handed out first come, first served: `acquire` waits until the
  * bytes fit (one request larger than the whole budget still gets it when nothing else holds any), or
- * rejects with the signal's reason.
+ * rejects with the signal's reason. It resolves true when it had to wait.
  */
 export class ByteBudget {
   readonly #max: number;
@@ -16,19 +16,19 @@ export class ByteBudget {
     return this.#used;
   }
 
-  acquire(bytes: number, signal: AbortSignal): Promise<void> {
+  acquire(bytes: number, signal: AbortSignal): Promise<boolean> {
     if (this.#waiting.length === 0 && this.#fits(bytes)) {
       this.#used += bytes;
-      return Promise.resolve();
+      return Promise.resolve(false);
     }
     signal.throwIfAborted();
-    return new Promise((resolve, reject) => {
+    return new Promise<boolean>((resolve, reject) => {
       const waiter = {
         bytes,
         grant: () => {
           signal.removeEventListener("abort", onAbort);
           this.#used += bytes;
-          resolve();
+          resolve(true);
         },
       };
       const onAbort = () => {

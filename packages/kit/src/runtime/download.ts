@@ -52,9 +52,15 @@ export async function sendDownload(runtime: Runtime, id: string, sink: DownloadS
     let first = true;
     let offered = 0;
     for (const piece of rechunk(item.chunks, ARTIFACT_CHUNK_BYTES)) {
-      await buffer.acquire(piece.byteLength, scope.signal);
-      offered += piece.byteLength;
+      const waited = await buffer.acquire(piece.byteLength, scope.signal);
       unsent = piece.byteLength;
+      if (waited) {
+        // Room is freed in bursts (many clients cancel at once): let their cancellations arrive before
+        // writing into streams that may be gone.
+        await new Promise((resolve) => setImmediate(resolve));
+        scope.signal.throwIfAborted();
+      }
+      offered += piece.byteLength;
       const written = waitUntilSent(scope.signal, limits.transferIdleMs);
       sink.write({ data: piece, filename: first ? item.filename : "", mimeType: first ? item.mimeType : "", done: offered === item.size, error: "" }, written.sent);
       first = false;
