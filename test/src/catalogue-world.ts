@@ -61,7 +61,7 @@ export async function startCatalogueWorld(options: CatalogueWorldOptions = {}): 
     const start = async (id: "pdf" | "email", map: Record<string, string>) => {
       const manifest = loadManifest(`${capabilityDir(id)}manifest.yaml`).manifest;
       if (!manifest) throw new Error(`capabilities/${id}/manifest.yaml does not load`);
-      const proxy = await startEgressProxy({ policy: manifest.network as never, capability: id, map });
+      const proxy = await startEgressProxy({ policy: manifest.network, capability: id, map });
       stack.push(() => proxy.close());
       const env = { ...proxy.env, NODE_EXTRA_CA_CERTS: caFile, LOG_LEVEL: options.logLevel ?? "warn" };
       const process = await startCapabilityProcess(capabilityDir(id), { env });
@@ -87,8 +87,8 @@ export async function startCatalogueWorld(options: CatalogueWorldOptions = {}): 
       },
     });
     stack.push(() => orchestrator.close());
-    await orchestrator.install(pdf.manifest as never, pdf.process.address);
-    await orchestrator.install(email.manifest as never, email.process.address);
+    await orchestrator.install(pdf.manifest, pdf.process.address);
+    await orchestrator.install(email.manifest, email.process.address);
     return { ca, smtp, imap, orchestrator, capabilities: { pdf, email }, close };
   } catch (err) {
     await close();

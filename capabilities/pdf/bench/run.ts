@@ -14,8 +14,9 @@ import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
 import { encodePng, gradientPng, noisePng } from "../test/fixtures/png.ts";
 
 const dir = fileURLToPath(new URL("..", import.meta.url));
-const { manifest } = loadManifest(`${dir}/manifest.yaml`);
-if (!manifest) throw new Error("manifest.yaml does not parse");
+const loaded = loadManifest(`${dir}/manifest.yaml`).manifest;
+if (!loaded) throw new Error("manifest.yaml does not parse");
+const manifest = loaded;
 const memoryLimit = manifest.resources.max_memory_mb;
 const maxConcurrent = manifest.sharing.max_concurrent;
 const env: Record<string, string> = { ...imageEnv(readFileSync(`${dir}/Dockerfile`, "utf8")), LOG_LEVEL: "warn" };
@@ -25,7 +26,7 @@ const GOAL_REPORT_MS = 1_000;
 async function server() {
   const proc = await startCapabilityProcess(dir, { env });
   const orchestrator = new Orchestrator();
-  await orchestrator.install(manifest as never, proc.address);
+  await orchestrator.install(manifest, proc.address);
   const tints: [number, number, number][] = [[40, 110, 200], [200, 80, 40], [40, 160, 90], [120, 60, 160]];
   const attachments = tints.map((tint, i) => ({ artifact_id: orchestrator.vault.store("user-1", `chart-${i}.png`, "image/png", gradientPng(900, 450, tint)).artifactId }));
   const report = sampleReport({ sections: 10, tables: 10, rows: 34, images: 4, attachments });

@@ -1,2 +1,3 @@
-// The manifest package owns the shape manifest.yaml and `Capability.describe()` share.
-export type { CapabilityDescription, CredentialDescription, ToolDescription } from "@selu-catalogue/manifest";
+// The manifest package declares the description once (a zod schema); the kit only needs its types, so
+// this import is erased at build time and the manifest package (and its YAML parser) never loads here.
+export type { CapabilityDescription, CredentialDescription, Policy, ToolDescription } from "@selu-catalogue/manifest";

@@ -14,8 +14,8 @@ export { SERVER_OPTIONS, serve } from "./serve.js";
 export { formatIssues, formatPath } from "./validation.js";
 
 export type { Capability, CapabilitySpec } from "./capability.js";
-export type { CapabilityDescription, CredentialDescription, ToolDescription } from "./description.js";
-export type { InputSchema, Policy, ToolDefinition, ToolHelpers, ToolOutput, ToolResult, ToolSpec } from "./tool.js";
+export type { CapabilityDescription, CredentialDescription, Policy, ToolDescription } from "./description.js";
+export type { InputSchema, ToolDefinition, ToolHelpers, ToolOutput, ToolResult, ToolSpec } from "./tool.js";
 export type { CredentialSpec, CredentialSpecs, CredentialValues, OpenTunnel, ToolContext } from "./tool-context.js";
 export type { ArtifactAccess, ArtifactContent, ArtifactRef, AttachmentArg, InputFile } from "./artifacts/access.js";
 export type { AttachmentsOptions } from "./artifacts/attachments.js";

@@ -1,8 +1,6 @@
 import { z } from "zod";
+import type { Policy } from "./description.js";
 import type { CredentialSpecs, ToolContext } from "./tool-context.js";
-
-/** Selu's tool policies: allow runs at once, ask needs the user's approval, block never runs. */
-export type Policy = "allow" | "ask" | "block";
 
 /** A tool's result: a JSON object. Put artifacts under `artifact` or `artifacts`, as Selu reads them. */
 export type ToolResult = Record<string, unknown>;

@@ -3,6 +3,14 @@
 // written from a capability's code. The selu-manifest command is the package's bin (dist/bin.js).
 export { checkCatalogueRules } from "./catalogue-rules.js";
 export { checkManifestAgainstCode } from "./compare.js";
+export {
+  capabilityDescriptionSchema,
+  credentialDescriptionSchema,
+  networkDescriptionSchema,
+  policySchema,
+  resourcesDescriptionSchema,
+  toolDescriptionSchema,
+} from "./description.js";
 export { main as runCli, USAGE } from "./cli.js";
 export { checkHostEntry } from "./host-entry.js";
 export { checkInputSchema } from "./input-schema.js";
@@ -36,7 +44,14 @@ export { findUnknownKeys } from "./unknown-keys.js";
 export { GENERATED_NOTE, writeManifestTools } from "./write-tools.js";
 
 export type { CliOutput } from "./cli.js";
-export type { CapabilityDescription, CredentialDescription, Policy, ToolDescription } from "./description.js";
+export type {
+  CapabilityDescription,
+  CredentialDescription,
+  NetworkDescription,
+  Policy,
+  ResourcesDescription,
+  ToolDescription,
+} from "./description.js";
 export type { JsonDifference } from "./json-diff.js";
 export type { Manifest, ManifestCredential, ManifestTool } from "./manifest-schema.js";
 export type { ParseResult } from "./parse.js";

@@ -1,34 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { z } from "zod";
-import type { CapabilityDescription } from "./description.js";
+import { capabilityDescriptionSchema, type CapabilityDescription } from "./description.js";
 import { formatKeyPath } from "./problem.js";
 
 /** Where a capability's built code lives, relative to its directory. */
 export const CAPABILITY_MODULE = join("dist", "capability.js");
-
-const descriptionSchema = z.object({
-  id: z.string(),
-  tools: z.array(
-    z.object({
-      name: z.string(),
-      description: z.string(),
-      input_schema: z.record(z.string(), z.unknown()),
-      recommended_policy: z.enum(["allow", "ask", "block"]),
-      terminal_on_success: z.boolean(),
-    }),
-  ),
-  credentials: z.array(
-    z.object({
-      name: z.string(),
-      scope: z.enum(["user", "system"]),
-      required: z.boolean(),
-      description: z.string(),
-      credential_type: z.string().optional(),
-    }),
-  ),
-});
 
 /**
  * Imports `<dir>/dist/capability.js` and returns its default export's `describe()`: the tools and
@@ -50,7 +27,7 @@ export async function loadCodeDescription(dir: string): Promise<CapabilityDescri
   if (typeof capability?.describe !== "function") {
     throw new Error(`${file}: expected a default export with a describe() method (export default defineCapability(...))`);
   }
-  const parsed = descriptionSchema.safeParse(capability.describe());
+  const parsed = capabilityDescriptionSchema.safeParse(capability.describe());
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`${file}: describe() returned an invalid description at ${formatKeyPath(issue.path as (string | number)[])}: ${issue.message}`);

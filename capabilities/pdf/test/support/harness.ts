@@ -27,7 +27,7 @@ export async function startPdf(env: Record<string, string> = {}, onLog?: (line: 
   const { manifest, problems } = loadManifest(`${capabilityDir}/manifest.yaml`);
   if (!manifest) throw new Error(`manifest: ${JSON.stringify(problems)}`);
   try {
-    await orchestrator.install(manifest as never, proc.address);
+    await orchestrator.install(manifest, proc.address);
   } catch (err) {
     await proc.stop();
     throw new Error(`${String(err)}\n${proc.output()}`);

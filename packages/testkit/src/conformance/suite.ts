@@ -1,18 +1,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { checkManifestAgainstCode, loadManifest } from "@selu-catalogue/manifest";
+import { checkManifestAgainstCode, loadManifest, type CapabilityDescription } from "@selu-catalogue/manifest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createContainerCgroup, peakRssMiB, sandboxCommand, tmpUsageMiB, type ContainerCgroup } from "../container/index.js";
 import { connect, download, healthcheck, invoke, upload } from "../orchestrator/grpc-calls.js";
 import { startCapabilityProcess, type CapabilityProcess } from "../process/index.js";
 import { checkDockerfile, imageEnv } from "./dockerfile.js";
 import { wrongValueFor } from "./wrong-values.js";
 
-interface Description {
-  id: string;
-  tools: { name: string; input_schema: { properties?: Record<string, unknown>; required?: string[] } }[];
-}
+// The parts of a tool's JSON Schema the argument checks read.
+const objectSchema = z.object({ properties: z.record(z.string(), z.unknown()).optional(), required: z.array(z.string()).optional() });
 
 export interface ConformanceOptions {
   /** The capability's directory (capabilities/<id>). */
@@ -33,7 +32,7 @@ export interface ConformanceOptions {
 export function conformance(options: ConformanceOptions): void {
   const { dir } = options;
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: { start: string } };
-  let description: Description;
+  let description: CapabilityDescription;
   let proc: CapabilityProcess;
   let client: ReturnType<typeof connect>;
   let readyMs = 0;
@@ -51,7 +50,7 @@ export function conformance(options: ConformanceOptions): void {
 
   describe(`conformance: ${dir.split("/").filter(Boolean).at(-1)}`, () => {
     beforeAll(async () => {
-      const mod = (await import(pathToFileURL(join(dir, "dist/capability.js")).href)) as { default: { describe(): Description } };
+      const mod = (await import(pathToFileURL(join(dir, "dist/capability.js")).href)) as { default: { describe(): CapabilityDescription } };
       description = mod.default.describe();
       const started = Date.now();
       // The image's own ENV (NODE_ENV, MALLOC_ARENA_MAX, ...), as the container would run with it.
@@ -76,7 +75,7 @@ export function conformance(options: ConformanceOptions): void {
       const { manifest, problems } = loadManifest(join(dir, "manifest.yaml"));
       expect(problems).toEqual([]);
       expect(manifest!.id).toBe(dir.split("/").filter(Boolean).at(-1));
-      expect(checkManifestAgainstCode(manifest!, description as never)).toEqual([]);
+      expect(checkManifestAgainstCode(manifest!, description)).toEqual([]);
     });
 
     it("has a Dockerfile Selu's runner can run, whose CMD is the start script", () => {
@@ -95,12 +94,12 @@ export function conformance(options: ConformanceOptions): void {
 
     it("refuses {} and wrong types in every tool's arguments, naming the field", async () => {
       for (const t of description.tools) {
-        const required = t.input_schema.required ?? [];
+        const { required = [], properties } = objectSchema.parse(t.input_schema);
         if (required.length > 0) {
           const res = await call(t.name, {});
           expect(res.error, t.name).toContain(required[0]);
         }
-        for (const [field, schema] of Object.entries(t.input_schema.properties ?? {})) {
+        for (const [field, schema] of Object.entries(properties ?? {})) {
           const wrong = wrongValueFor(schema);
           if (wrong === undefined) continue;
           const res = await call(t.name, { [field]: wrong });
