@@ -20,6 +20,16 @@ export class ToolError extends Error {
   }
 }
 
+/** A call's arguments are not what the tool takes (bad JSON, a schema violation): the model can fix them. */
+export class ArgumentsError extends ToolError {
+  override readonly name: string = "ArgumentsError";
+}
+
+/** A credential the tool needs is missing or malformed: the user must set it in Selu. */
+export class CredentialsError extends ToolError {
+  override readonly name: string = "CredentialsError";
+}
+
 /** The reason a call's signal aborts when its time is up (a tool's timeout, a transfer's bound). */
 export class TimeoutError extends Error {
   override readonly name = "TimeoutError";
@@ -47,6 +57,32 @@ export class CancelledError extends Error {
 /** True for errors produced by an AbortSignal (cancellation or timeout). */
 export function isAbortError(err: unknown): boolean {
   return err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError");
+}
+
+/** How a call ended, for operators' logs (never its message, which may quote argument values). */
+export type OutcomeKind =
+  | "ok"
+  | "unknown_tool"
+  | "invalid_arguments"
+  | "missing_credentials"
+  | "tool_error"
+  | "timeout"
+  | "cancelled"
+  | "shutdown"
+  | "internal_error";
+
+/** The {@link OutcomeKind} of anything thrown during an operation, read as {@link wireError} reads it. */
+export function outcomeKind(err: unknown, signal?: AbortSignal): OutcomeKind {
+  if (err instanceof ArgumentsError) return "invalid_arguments";
+  if (err instanceof CredentialsError) return "missing_credentials";
+  if (err instanceof ToolError) return "tool_error";
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof TimeoutError) return "timeout";
+    if (reason instanceof ToolError) return "tool_error";
+    return reason instanceof ShutdownError ? "shutdown" : "cancelled";
+  }
+  return "internal_error";
 }
 
 /** What {@link wireError} needs to know about the failed operation. */

@@ -1,4 +1,4 @@
-import { Server, ServerCredentials, type ChannelOptions } from "@grpc/grpc-js";
+import { Server, ServerCredentials, setLogger, type ChannelOptions } from "@grpc/grpc-js";
 import {
   ArtifactChunk,
   CapabilityService,
@@ -17,7 +17,9 @@ import { withZeroCopyResponses } from "./grpc/zero-copy.js";
 import { proxyFromEnv } from "./egress/proxy-config.js";
 import { MAX_MESSAGE_BYTES } from "./limits.js";
 import type { EgressSettings } from "./egress/outbound.js";
-import { parseLogLevel, type Logger, type LogLevel } from "./log.js";
+import { entryPackageVersion } from "./entry-version.js";
+import { KIT_VERSION } from "./gen/version.gen.js";
+import { createJsonLogger, parseLogLevel, type Logger, type LogLevel } from "./log.js";
 import { Runtime } from "./runtime/runtime.js";
 
 export interface ServeOptions {
@@ -28,12 +30,17 @@ export interface ServeOptions {
   logger?: Logger;
   /** Default: $LOG_LEVEL, else info. */
   logLevel?: LogLevel;
-  /** Exit on SIGTERM/SIGINT after draining (default true for entrypoints; tests pass false). */
+  /**
+   * Entrypoint mode (default true; tests pass false): exit on SIGTERM/SIGINT after draining, and exit 1
+   * after one log line when the server can't start (bad proxy URL, port taken) instead of rejecting.
+   */
   handleSignals?: boolean;
   /** Register grpc.health.v1 and server reflection (default true). */
   standardServices?: boolean;
   /** Outbound settings; default: the proxy from HTTPS_PROXY/HTTP_PROXY (either case). */
   egress?: EgressSettings;
+  /** The capability's version for the logs (default: the entrypoint's package.json). */
+  version?: string;
   /** Environment to read PORT, LOG_LEVEL and the proxy from (default process.env). */
   env?: Record<string, string | undefined>;
 }
@@ -82,12 +89,32 @@ const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, {
  */
 export async function serve(capability: Capability, options: ServeOptions = {}): Promise<ServedCapability> {
   const env = options.env ?? process.env;
+  const logLevel = options.logLevel ?? parseLogLevel(env.LOG_LEVEL);
+  try {
+    return await start(capability, options, env, logLevel);
+  } catch (err) {
+    if (!(options.handleSignals ?? true)) throw err;
+    // An entrypoint that can't start says why in one log line (not a stack trace) and exits non-zero.
+    const log = options.logger ?? createJsonLogger({ level: logLevel }, { capability: capability.id });
+    log.error("cannot start", { error: err instanceof Error ? err.message : String(err) });
+    process.exit(1);
+  }
+}
+
+async function start(
+  capability: Capability,
+  options: ServeOptions,
+  env: Record<string, string | undefined>,
+  logLevel: LogLevel,
+): Promise<ServedCapability> {
   const runtime = new Runtime(capability, {
     ...(options.logger ? { logger: options.logger } : {}),
-    logLevel: options.logLevel ?? parseLogLevel(env.LOG_LEVEL),
+    logLevel,
     egress: options.egress ?? { proxy: proxyFromEnv(env) },
   });
   const { log } = runtime;
+  // grpc-js writes its own errors to stderr (a failed bind, which we report ourselves): into our log instead.
+  setLogger({ error: (...args: unknown[]) => log.debug("grpc-js", { message: args.map(String).join(" ") }) });
   const server = new Server(SERVER_OPTIONS);
   let readiness: HealthResponse = { ready: false, message: "starting" };
   const implementation: CapabilityServer = {
@@ -109,10 +136,17 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
   const requested = options.port ?? parsePort(env.PORT);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${requested}`, ServerCredentials.createInsecure(), (err, bound) =>
-      err ? reject(new Error(`cannot listen on ${host}:${requested}: ${err.message}`)) : resolve(bound),
+      err ? reject(new Error(`cannot listen on ${host}:${requested}: ${bindFailure(err.message)}`)) : resolve(bound),
     ),
   );
-  log.info("listening", { host, port, tools: capability.tools.size, proxy: runtime.egress.proxyUrl ?? "none" });
+  log.info("listening", {
+    host,
+    port,
+    version: options.version ?? entryPackageVersion() ?? "unknown",
+    kit: KIT_VERSION,
+    tools: capability.tools.size,
+    proxy: runtime.egress.proxyUrl ?? "none",
+  });
 
   let closing = false;
   const notReady = (reason: string) => (readiness = { ready: false, message: `starting: ${reason}` });
@@ -174,6 +208,14 @@ async function waitUntilReady(
       await new Promise((r) => setTimeout(r, delay));
     }
   }
+}
+
+/** grpc-js words a failed bind as "No address added out of total 1 resolved errors: [listen EADDRINUSE ...]". */
+function bindFailure(message: string): string {
+  if (message.includes("EADDRINUSE")) return "the port is in use";
+  if (message.includes("EACCES")) return "permission denied (ports below 1024 need privileges)";
+  if (message.includes("EADDRNOTAVAIL")) return "the address is not one of this machine's";
+  return message;
 }
 
 function parsePort(value: string | undefined): number {

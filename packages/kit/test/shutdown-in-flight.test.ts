@@ -26,9 +26,11 @@ async function run(): Promise<{ code: number | null; signal: NodeJS.Signals | nu
       (res) => (res.error ? res.error : "result"),
       (err: ServiceError) => `status ${err.code}: ${err.details}`,
     );
+  // One call first, so the connection is up and the next 50 are on the wire at once.
+  expect(await describeAnswer(invoke(client, { tool: "render", args: { ms: 1 } }))).toBe("result");
   const answers: Promise<string>[] = [];
   for (let i = 0; i < 50; i++) answers.push(describeAnswer(invoke(client, { tool: "render", args: { ms: 100 + 40 * i } })));
-  await new Promise((r) => setTimeout(r, 150));
+  await new Promise((r) => setTimeout(r, 200));
   child.kill("SIGTERM");
   // Calls keep arriving while the server drains, as parallel tool calls from Selu do.
   for (let i = 0; i < 20; i++) {

@@ -9,7 +9,7 @@ import type {
 import { sendDownload, type DownloadSink } from "../runtime/download.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { Upload } from "../runtime/upload.js";
-import { callSignal } from "./call-signal.js";
+import { onCallCancelled } from "./call-cancelled.js";
 
 /** UploadInputArtifact over gRPC: chunks into the runtime's `Upload`, its one answer back. */
 export function handleUpload(runtime: Runtime) {
@@ -39,13 +39,12 @@ export function handleUpload(runtime: Runtime) {
 /** DownloadOutputArtifact over gRPC: the runtime's `sendDownload` into the call's stream. */
 export function handleDownload(runtime: Runtime) {
   return (call: ServerWritableStream<DownloadOutputArtifactRequest, ArtifactChunk>): void => {
-    const cancel = callSignal(call);
     const sink: DownloadSink = {
       write: (chunk, sent) => void call.write(chunk, sent),
       end: () => call.end(),
       reset: () => resetStream(call),
     };
-    void sendDownload(runtime, call.request.capabilityArtifactId, sink, cancel.signal).finally(cancel.dispose);
+    void sendDownload(runtime, call.request.capabilityArtifactId, sink, onCallCancelled(call));
   };
 }
 

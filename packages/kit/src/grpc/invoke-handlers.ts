@@ -2,16 +2,14 @@ import type { ServerUnaryCall, ServerWritableStream, sendUnaryData } from "@grpc
 import type { InvokeChunk, InvokeRequest, InvokeResponse } from "@selu-catalogue/proto";
 import { invokeTool } from "../runtime/invoke.js";
 import type { Runtime } from "../runtime/runtime.js";
-import { callSignal } from "./call-signal.js";
+import { onCallCancelled } from "./call-cancelled.js";
 
 const EMPTY = Buffer.alloc(0);
 
 /** Invoke: the result or the error, in one response. */
 export function handleInvoke(runtime: Runtime) {
   return (call: ServerUnaryCall<InvokeRequest, InvokeResponse>, callback: sendUnaryData<InvokeResponse>): void => {
-    const cancel = callSignal(call);
-    void invokeTool(runtime, call.request, { signal: cancel.signal }).then((outcome) => {
-      cancel.dispose();
+    void invokeTool(runtime, call.request, { onCancel: onCallCancelled(call) }).then((outcome) => {
       callback(null, outcome.ok ? { resultJson: outcome.resultJson, error: "" } : { resultJson: EMPTY, error: outcome.error });
     });
   };
@@ -23,12 +21,10 @@ export function handleInvoke(runtime: Runtime) {
  */
 export function handleStreamInvoke(runtime: Runtime) {
   return (call: ServerWritableStream<InvokeRequest, InvokeChunk>): void => {
-    const cancel = callSignal(call);
     const onProgress = (value: unknown) => {
       if (!call.cancelled) call.write({ data: Buffer.from(JSON.stringify(value ?? null)), done: false, error: "" });
     };
-    void invokeTool(runtime, call.request, { signal: cancel.signal, onProgress }).then((outcome) => {
-      cancel.dispose();
+    void invokeTool(runtime, call.request, { onCancel: onCallCancelled(call), onProgress }).then((outcome) => {
       if (call.cancelled) return;
       call.write(outcome.ok ? { data: outcome.resultJson, done: true, error: "" } : { data: EMPTY, done: true, error: outcome.error });
       call.end();

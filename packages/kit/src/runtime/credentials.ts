@@ -1,5 +1,5 @@
 import type { CredentialSpecs } from "../tool-context.js";
-import { ToolError } from "../errors.js";
+import { CredentialsError } from "../errors.js";
 
 /**
  * Reads declared credentials from `config_json` (`{"NAME": "value"}`); undeclared keys are ignored and
@@ -16,14 +16,14 @@ export function readCredentials(
     const value = config[name];
     if (value === undefined || value === null) continue;
     if (typeof value !== "string") {
-      throw new ToolError(`config_json: credential ${name} must be a string, got ${Array.isArray(value) ? "an array" : typeof value}`);
+      throw new CredentialsError(`config_json: credential ${name} must be a string, got ${Array.isArray(value) ? "an array" : typeof value}`);
     }
     values[name] = value;
   }
   const missing = needed.filter((name) => !values[name]);
   if (missing.length > 0) {
     const scopes = [...new Set(missing.map((name) => specs[name]?.scope ?? "user"))];
-    throw new ToolError(
+    throw new CredentialsError(
       `missing credential${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: ` +
         `set ${missing.length > 1 ? "them" : "it"} in Selu's credentials for the ${capabilityId} capability ` +
         `(${scopes.join("/")} scope)`,

@@ -185,8 +185,8 @@ describe("the order of checks and what reaches the logs", () => {
     } finally {
       spy.mockRestore();
     }
-    const failed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "tool call failed");
-    expect(failed).toMatchObject({ level: "info", tool: "sync_throws", outcome: "error" });
+    const failed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "tool call");
+    expect(failed).toMatchObject({ level: "info", tool: "sync_throws", outcome: "tool_error" });
     expect(lines.join("")).not.toContain("here is why");
   });
 });

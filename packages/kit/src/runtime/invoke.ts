@@ -1,12 +1,12 @@
 import { neededCredentials } from "../capability.js";
-import { TimeoutError, ToolError, wireError } from "../errors.js";
+import { ArgumentsError, outcomeKind, TimeoutError, ToolError, wireError, type OutcomeKind } from "../errors.js";
 import { MAX_MESSAGE_BYTES } from "../limits.js";
 import type { ToolDefinition, ToolResult } from "../tool.js";
 import type { ToolContext } from "../tool-context.js";
 import { formatIssues } from "../validation.js";
 import { createToolContext } from "./call-context.js";
 import { readCredentials } from "./credentials.js";
-import { LinkedSignal } from "./linked-signal.js";
+import { LinkedSignal, type CancelHook } from "./linked-signal.js";
 import { parseJsonObject } from "./parse-json.js";
 import type { Runtime } from "./runtime.js";
 
@@ -26,6 +26,8 @@ export type InvokeOutcome = { ok: true; resultJson: Buffer } | { ok: false; erro
 export interface InvokeOptions {
   /** Aborts when the client cancels or its deadline passes. */
   signal?: AbortSignal;
+  /** The same from a transport's own cancel event, without an AbortSignal of its own (cheaper per call). */
+  onCancel?: CancelHook;
   /** Receives each value a generator tool yields (StreamInvoke streams them). */
   onProgress?: (value: unknown) => void;
 }
@@ -52,10 +54,10 @@ async function invoke(runtime: Runtime, input: InvokeInput, options: InvokeOptio
   const def = runtime.capability.tools.get(toolName);
   if (!def) {
     const names = [...runtime.capability.tools.keys()].join(", ");
-    return fail(runtime, toolName, started, `unknown tool ${JSON.stringify(toolName)}; this capability has: ${names}`);
+    return fail(runtime, toolName, started, "unknown_tool", `unknown tool ${JSON.stringify(toolName)}; this capability has: ${names}`);
   }
   const timeoutMs = def.timeoutMs ?? runtime.capability.limits.toolTimeoutMs;
-  const scope = new LinkedSignal([options.signal, runtime.shutdownSignal], timeoutMs, () => new TimeoutError(toolName, timeoutMs));
+  const scope = new LinkedSignal([options.signal, options.onCancel, runtime.shutdownHook], timeoutMs, () => new TimeoutError(toolName, timeoutMs));
   const { signal } = scope;
   try {
     // Arguments first: the model can fix them itself, a missing credential needs the user.
@@ -66,7 +68,8 @@ async function invoke(runtime: Runtime, input: InvokeInput, options: InvokeOptio
     const result = await untilAborted(execute(def, args, ctx, options.onProgress), signal);
     return succeed(runtime, toolName, serialize(toolName, result), started);
   } catch (err) {
-    return fail(runtime, toolName, started, wireError(err, { subject: toolName, signal, log: runtime.toolLog(toolName) }));
+    const error = wireError(err, { subject: toolName, signal, log: runtime.toolLog(toolName) });
+    return fail(runtime, toolName, started, outcomeKind(err, signal), error);
   } finally {
     scope.dispose();
   }
@@ -76,14 +79,15 @@ function succeed(runtime: Runtime, toolName: string, resultJson: Buffer, started
   if (resultJson.byteLength > RESULT_WARN_BYTES) {
     runtime.log.warn("large tool result: Selu truncates it in the model's context", { tool: toolName, bytes: resultJson.byteLength });
   }
-  if (runtime.debug) runtime.log.debug("tool call", { tool: toolName, ms: elapsed(started), outcome: "ok" });
+  runtime.log.info("tool call", { tool: toolName, ms: elapsed(started), outcome: "ok" });
   return { ok: true, resultJson };
 }
 
-function fail(runtime: Runtime, toolName: string, started: number, error: string): InvokeOutcome {
-  // The message may quote argument values (an address, a file name): only debug logs carry it.
-  const fields = { tool: toolName, ms: elapsed(started), outcome: "error" };
-  runtime.log.info("tool call failed", runtime.debug ? { ...fields, error } : fields);
+// Every call is one info line for operators: tool, duration, outcome kind. The error's message may quote
+// argument values (an address, a file name): only debug logs carry it.
+function fail(runtime: Runtime, toolName: string, started: number, outcome: OutcomeKind, error: string): InvokeOutcome {
+  const fields = { tool: toolName, ms: elapsed(started), outcome };
+  runtime.log.info("tool call", runtime.debug ? { ...fields, error } : fields);
   return { ok: false, error };
 }
 
@@ -114,7 +118,7 @@ function parseArgs(def: ToolDefinition, input: InvokeInput): unknown {
   const hint = parsed.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0)
     ? ` (the tool takes: ${known.join(", ") || "no arguments"})`
     : "";
-  throw new ToolError(`invalid arguments for ${input.toolName}: ${formatIssues(parsed.error.issues)}${hint}`);
+  throw new ArgumentsError(`invalid arguments for ${input.toolName}: ${formatIssues(parsed.error.issues)}${hint}`);
 }
 
 /** The handler's output: a value, a promise, or (for a generator) a promise of its return value. */

@@ -1,40 +1,44 @@
 /**
- * An AbortSignal linked up front to the signals a call runs under (the caller's cancel, shutdown) and to
- * its own time limit, as connect-es links a handler's context: one controller, aborted with the first
- * reason to arrive. `dispose()` stops the timer and detaches from the outer signals, so nothing outlives
- * the call.
+ * Subscribes `abort` to a source of cancellation (a transport's cancel event, shutdown) and returns how to
+ * unsubscribe. Cheaper per call than an AbortSignal listener, and what transports have anyway.
+ */
+export type CancelHook = (abort: (reason: unknown) => void) => () => void;
+
+/**
+ * An AbortSignal linked up front to what a call runs under (the caller's cancel, shutdown) and to its own
+ * time limit, as connect-es links a handler's context: one controller, aborted with the first reason to
+ * arrive. `dispose()` stops the timer and unsubscribes, so nothing outlives the call.
  */
 export class LinkedSignal {
   readonly #controller = new AbortController();
   readonly #timer: NodeJS.Timeout | undefined;
-  readonly #outer: AbortSignal[] = [];
-  readonly #onAbort = (event: Event) => this.#controller.abort((event.target as AbortSignal).reason);
+  readonly #unlink: (() => void)[] = [];
 
-  constructor(outer: readonly (AbortSignal | undefined)[], timeoutMs: number | undefined, timeoutReason: () => unknown) {
-    for (const signal of outer) {
-      if (!signal) continue;
-      if (signal.aborted) {
-        this.#controller.abort(signal.reason);
-        return;
+  constructor(sources: readonly (AbortSignal | CancelHook | undefined)[], timeoutMs: number | undefined, timeoutReason: () => unknown) {
+    const abort = (reason: unknown) => this.#controller.abort(reason);
+    for (const source of sources) {
+      if (!source) continue;
+      if (typeof source === "function") {
+        this.#unlink.push(source(abort));
+      } else if (source.aborted) {
+        abort(source.reason);
+      } else {
+        const onAbort = () => abort(source.reason);
+        source.addEventListener("abort", onAbort, { once: true });
+        this.#unlink.push(() => source.removeEventListener("abort", onAbort));
       }
-      signal.addEventListener("abort", this.#onAbort, { once: true });
-      this.#outer.push(signal);
+      if (this.#controller.signal.aborted) return;
     }
-    if (timeoutMs !== undefined) this.#timer = setTimeout(() => this.#controller.abort(timeoutReason()), timeoutMs);
+    if (timeoutMs !== undefined) this.#timer = setTimeout(() => abort(timeoutReason()), timeoutMs);
   }
 
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
 
-  /** Aborts with `reason` unless already aborted. */
-  abort(reason: unknown): void {
-    this.#controller.abort(reason);
-  }
-
   dispose(): void {
     clearTimeout(this.#timer);
-    for (const signal of this.#outer) signal.removeEventListener("abort", this.#onAbort);
-    this.#outer.length = 0;
+    for (const unlink of this.#unlink) unlink();
+    this.#unlink.length = 0;
   }
 }

@@ -3,6 +3,7 @@ import type { Capability } from "../capability.js";
 import { Egress, type EgressSettings } from "../egress/outbound.js";
 import { ShutdownError } from "../errors.js";
 import { ByteBudget } from "./byte-budget.js";
+import type { CancelHook } from "./linked-signal.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
 
 export interface RuntimeOptions {
@@ -33,6 +34,8 @@ export class Runtime {
   // Recently seen credential values, masked in logs; bounded so it cannot grow with users.
   readonly #secrets = new Set<string>();
   readonly #toolLogs = new Map<string, Logger>();
+  // What abortAll() aborts: each call's and transfer's own abort, held only while it runs.
+  readonly #onShutdown = new Set<(reason: unknown) => void>();
 
   constructor(capability: Capability, options: RuntimeOptions = {}) {
     this.capability = capability;
@@ -50,6 +53,16 @@ export class Runtime {
     this.egress = new Egress(options.egress ?? {}, capability.limits);
     this.downloadBuffer = new ByteBudget(capability.limits.downloadBufferBytes);
   }
+
+  /** Links a call to shutdown: `abort` runs when the grace period ends (at once if it has). */
+  readonly shutdownHook: CancelHook = (abort) => {
+    if (this.#shutdown.signal.aborted) {
+      abort(this.#shutdown.signal.reason);
+      return noop;
+    }
+    this.#onShutdown.add(abort);
+    return () => this.#onShutdown.delete(abort);
+  };
 
   /** Aborted when the server starts shutting down past its grace period. */
   get shutdownSignal(): AbortSignal {
@@ -91,5 +104,9 @@ export class Runtime {
   /** Cancels every in-flight call. */
   abortAll(): void {
     this.#shutdown.abort(new ShutdownError());
+    for (const abort of this.#onShutdown) abort(this.#shutdown.signal.reason);
+    this.#onShutdown.clear();
   }
 }
+
+function noop(): void {}
