@@ -1,17 +1,15 @@
-// The public API of @selu-catalogue/kit: everything exported here is supported; nothing else is.
+// The public API of @selu-catalogue/kit: everything exported here is supported; nothing else is. It holds
+// what capabilities, the testkit and tests use (issue 11, item 5); the rest stays internal.
 // Outbound HTTP and proxy tunnels live on the "@selu-catalogue/kit/egress" subpath.
-export { defineCapability, neededCredentials } from "./capability.js";
+export { defineCapability } from "./capability.js";
 export { tool } from "./tool.js";
 export { attachments } from "./artifacts/attachments.js";
-export { ArtifactStore, ArtifactWriter } from "./artifacts/store.js";
-export { ShutdownError, ToolError, isAbortError } from "./errors.js";
-export { advertiseAs, toolJsonSchema } from "./json-schema.js";
-export { ARTIFACT_CHUNK_BYTES, DEFAULT_LIMITS, MAX_MESSAGE_BYTES, formatBytes } from "./limits.js";
-export { createJsonLogger, parseLogLevel, silentLogger } from "./log.js";
+export { ToolError, isAbortError } from "./errors.js";
+export { formatBytes } from "./limits.js";
+export { silentLogger } from "./log.js";
 export { invokeTool } from "./runtime/invoke.js";
 export { Runtime } from "./runtime/runtime.js";
-export { SERVER_OPTIONS, serve } from "./serve.js";
-export { formatIssues, formatPath } from "./validation.js";
+export { serve } from "./serve.js";
 
 export type { Capability, CapabilitySpec } from "./capability.js";
 export type { CapabilityDescription, CredentialDescription, Policy, ToolDescription } from "./description.js";
@@ -19,9 +17,8 @@ export type { InputSchema, ToolDefinition, ToolHelpers, ToolOutput, ToolResult, 
 export type { CredentialSpec, CredentialSpecs, CredentialValues, OpenTunnel, ToolContext } from "./tool-context.js";
 export type { ArtifactAccess, ArtifactContent, ArtifactRef, AttachmentArg, InputFile } from "./artifacts/access.js";
 export type { AttachmentsOptions } from "./artifacts/attachments.js";
-export type { ArtifactKind, ArtifactStoreOptions, StoredArtifact } from "./artifacts/store.js";
 export type { Limits } from "./limits.js";
-export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from "./log.js";
+export type { LogFields, Logger, LogLevel } from "./log.js";
 export type { InvokeInput, InvokeOptions, InvokeOutcome } from "./runtime/invoke.js";
 export type { RuntimeOptions } from "./runtime/runtime.js";
 export type { Egress, EgressSettings, TunnelRequest } from "./egress/outbound.js";
