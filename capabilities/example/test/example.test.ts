@@ -1,77 +1,53 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import { credentials, Metadata } from "@grpc/grpc-js";
-import { CapabilityClient, type InvokeResponse } from "@selu-catalogue/proto";
+import { loadManifest } from "@selu-catalogue/manifest";
+import { Orchestrator, startCapabilityProcess, type CapabilityProcess } from "@selu-catalogue/testkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Drives the production entrypoint (the start script, as the Dockerfile runs it) over real gRPC.
+// The production entrypoint (the start script, as the Dockerfile runs it) behind the orchestrator double:
+// calls, uploads, downloads and artifact rewrites as Selu makes them.
 const dir = fileURLToPath(new URL("..", import.meta.url));
-let child: ChildProcess;
-let client: CapabilityClient;
+const loaded = loadManifest(`${dir}/manifest.yaml`).manifest;
+if (!loaded) throw new Error("manifest.yaml does not load");
+const manifest = loaded;
+let proc: CapabilityProcess;
+let orchestrator: Orchestrator;
 
 beforeAll(async () => {
-  const port = await freePort();
-  const start = JSON.parse(readFileSync(`${dir}/package.json`, "utf8")).scripts.start as string;
-  child = spawn("sh", ["-c", `exec ${start}`], { cwd: dir, env: { ...process.env, PORT: String(port) }, stdio: "ignore" });
-  client = new CapabilityClient(`127.0.0.1:${port}`, credentials.createInsecure());
-  for (let i = 0; i < 150; i++) {
-    const ready = await new Promise<boolean>((r) => client.healthcheck({}, new Metadata(), { deadline: Date.now() + 500 }, (e, res) => r(!e && !!res?.ready)));
-    if (ready) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("not ready within 30 s");
+  proc = await startCapabilityProcess(dir, { env: { LOG_LEVEL: "warn" } });
+  orchestrator = new Orchestrator();
+  await orchestrator.install(manifest, proc.address);
 });
 afterAll(async () => {
-  client.close();
-  child.kill("SIGTERM");
-  await new Promise((r) => child.once("exit", r));
+  await orchestrator?.close();
+  expect(await proc?.stop()).toBe(0);
 });
 
-const invoke = (tool: string, args: unknown) =>
-  new Promise<InvokeResponse>((resolve, reject) =>
-    client.invoke(
-      { toolName: tool, argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from("{}"), sessionId: "s", capabilityId: "example", threadId: "" },
-      (e, r) => (e ? reject(e) : resolve(r!)),
-    ),
-  );
+const call = (tool: string, args: Record<string, unknown>) => orchestrator.call(`${manifest.id}__${tool}`, args);
+
+async function ok(tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+  const outcome = await call(tool, args);
+  if (!outcome.ok) throw new Error(`${tool} failed: ${outcome.error}`);
+  return outcome.result;
+}
 
 describe("example capability", () => {
   it("echoes", async () => {
-    const res = await invoke("echo", { text: "hi" });
-    expect(JSON.parse(res.resultJson.toString())).toEqual({ text: "hi" });
+    expect(await ok("echo", { text: "hi" })).toEqual({ text: "hi" });
   });
 
-  it("makes a text file artifact and describes it after a round trip", async () => {
-    const made = JSON.parse((await invoke("make_text_file", { filename: "a.txt", text: "héllo" })).resultJson.toString());
+  it("makes a text file artifact, and describes it when it comes back as an attachment", async () => {
+    const made = await ok("make_text_file", { filename: "a.txt", text: "héllo" });
     expect(made).toMatchObject({ ok: true, size_bytes: 6, artifact: { filename: "a.txt", mime_type: "text/plain; charset=utf-8" } });
-    const bytes = await new Promise<Buffer>((resolve, reject) => {
-      const parts: Buffer[] = [];
-      client.downloadOutputArtifact({ capabilityArtifactId: made.artifact.capability_artifact_id })
-        .on("data", (c: { data: Buffer }) => parts.push(c.data)).on("end", () => resolve(Buffer.concat(parts))).on("error", reject);
-    });
-    expect(bytes.toString("utf8")).toBe("héllo");
-    const up = await new Promise<{ capabilityArtifactId: string }>((resolve, reject) => {
-      const s = client.uploadInputArtifact((e, r) => (e ? reject(e) : resolve(r!)));
-      s.write({ filename: "a.txt", mimeType: "text/plain", data: bytes });
-      s.end();
-    });
-    const described = JSON.parse((await invoke("describe_files", { attachments: [{ capability_artifact_id: up.capabilityArtifactId, filename: "a.txt", mime_type: "text/plain", size_bytes: 6 }] })).resultJson.toString());
+    expect(orchestrator.vault.get(made.artifact.artifact_id)?.bytes.toString("utf8")).toBe("héllo");
+    const described = await ok("describe_files", { attachments: [{ artifact_id: made.artifact.artifact_id }] });
     expect(described.files[0]).toMatchObject({ filename: "a.txt", size_bytes: 6 });
   });
 
   it("names the offending field of a bad file name", async () => {
-    const res = await invoke("make_text_file", { filename: "../etc/passwd", text: "x" });
-    expect(res.error).toBe("invalid arguments for make_text_file: filename: expected a plain file name ending in .txt, e.g. notes.txt");
+    const outcome = await call("make_text_file", { filename: "../etc/passwd", text: "x" });
+    expect(outcome.ok).toBe(false);
+    expect(outcome.ok ? "" : outcome.error).toContain(
+      "invalid arguments for make_text_file: filename: expected a plain file name ending in .txt, e.g. notes.txt",
+    );
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
