@@ -100,7 +100,7 @@ describe("cancellation", () => {
     // Selu's timer is client-side (no grpc-timeout): the render must have started for the cancel to reach it.
     const err = await invokeCapability(client, request, { deadlineMs: 1_000 }).then(() => undefined, (e: ServiceError) => e);
     expect(err?.code).toBe(status.CANCELLED); // Selu sends no grpc-timeout: its client cancels when its timer fires
-    const cancelled = await waitFor(() => logs.map((l) => JSON.parse(l) as { msg?: string; error?: string; ms?: number }).find((l) => l.msg === "tool call failed" && /cancelled/.test(l.error ?? "")));
+    const cancelled = await waitFor(() => logs.map((l) => JSON.parse(l) as { msg?: string; outcome?: string; ms?: number }).find((l) => l.msg === "tool call" && l.outcome === "cancelled"));
     // The render checks the signal between blocks and table rows, so it stops soon after the cancel.
     expect(cancelled.ms).toBeLessThan(4_000); // 1 s to the cancel, then the next block or row check
     expect((await pdf.ok("create_pdf_document", sampleLetter())).ok).toBe(true);

@@ -41,13 +41,13 @@ export interface ArtifactAccess {
   read(attachment: AttachmentArg, field?: string): InputFile;
 }
 
-/** Binds the store to one tool call; `owner` (the call's session) shares room for transfers fairly. */
-export function createArtifactAccess(store: ArtifactStore, callSignal: AbortSignal, owner?: string): ArtifactAccess {
+/** Binds the store to one tool call. */
+export function createArtifactAccess(store: ArtifactStore, callSignal: AbortSignal): ArtifactAccess {
   return {
     async put(content, meta, signal = callSignal) {
       if (!meta.filename) throw new TypeError("artifacts.put: filename is required");
       if (!meta.mimeType) throw new TypeError("artifacts.put: mimeType is required");
-      const writer = store.begin({ kind: "output", filename: meta.filename, mimeType: meta.mimeType, ...(owner ? { owner } : {}) });
+      const writer = store.begin({ kind: "output", filename: meta.filename, mimeType: meta.mimeType });
       try {
         if (content instanceof Uint8Array) writer.write(content);
         else {

@@ -21,8 +21,6 @@ export interface ArtifactMeta {
   kind: ArtifactKind;
   filename: string;
   mimeType: string;
-  /** Whose transfer it is (a session, a connection), for the fair share of room for transfers. */
-  owner?: string;
 }
 
 export interface ArtifactStoreOptions {
@@ -35,7 +33,7 @@ export interface ArtifactStoreOptions {
 /**
  * In-memory artifacts with three bounds, so nothing grows without limit: a per-artifact cap, a total
  * budget (least recently used evicted first, expired ones before that) and a TTL. Transfers in progress
- * reserve their room chunk by chunk, within a fair share (see `reserve`).
+ * reserve their room chunk by chunk, within three quarters of the budget (see `reserve`).
  * Ids are 128-bit random: DownloadOutputArtifact carries no session, so the id is the only secret.
  */
 export class ArtifactStore {
@@ -43,8 +41,6 @@ export class ArtifactStore {
   readonly #items = new Map<string, StoredArtifact>();
   #used = 0;
   #reserved = 0;
-  // Bytes reserved per owner (a session, a connection) by its transfers in progress.
-  readonly #owners = new Map<string, number>();
   readonly #opts: ArtifactStoreOptions;
   readonly #now: () => number;
 
@@ -96,51 +92,33 @@ export class ArtifactStore {
 
   /**
    * @internal Reserves room for `bytes` more of a transfer, evicting expired then least recently used
-   * artifacts. Transfers in progress together hold at most the transfer share (half the budget, or one
-   * largest file), so they never evict stored files beyond it; one owner holds at most half of that share
-   * (or one largest file), so one session's transfers can't take it all (issue 10, item 5).
+   * artifacts. Transfers in progress hold at most three quarters of the budget together, so however many
+   * never end they evict stored files only within that share and never take the whole store (issue 10,
+   * item 5); past it a transfer is refused until others finish or are cut for stalling.
    */
-  reserve(bytes: number, owner: string | undefined): void {
-    const { budgetBytes: budget, maxArtifactBytes: max } = this.#opts;
-    const share = Math.max(Math.floor(budget / 2), max);
-    if (this.#reserved + bytes > share) {
-      throw new ToolError(
-        `the capability's artifact memory for transfers (${formatBytes(share)}) is taken by transfers in progress; try again shortly`,
-      );
-    }
-    if (owner !== undefined) {
-      const held = this.#owners.get(owner) ?? 0;
-      const ownerShare = Math.max(Math.floor(share / 2), max);
-      if (held + bytes > ownerShare) {
-        throw new ToolError(
-          `transfers in progress from the same session already hold ${formatBytes(held)} of the ${formatBytes(ownerShare)} ` +
-            "one session may use at once; try again when they are done",
-        );
+  reserve(bytes: number): void {
+    const budget = this.#opts.budgetBytes;
+    const share = Math.max(Math.floor((budget * 3) / 4), this.#opts.maxArtifactBytes);
+    if (this.#reserved + bytes <= share) {
+      if (this.#used + this.#reserved + bytes > budget) this.#evictExpired();
+      for (const id of this.#items.keys()) {
+        if (this.#used + this.#reserved + bytes <= budget) break;
+        this.#remove(id);
       }
     }
-    if (this.#used + this.#reserved + bytes > budget) this.#evictExpired();
-    for (const id of this.#items.keys()) {
-      if (this.#used + this.#reserved + bytes <= budget) break;
-      this.#remove(id);
-    }
-    if (this.#used + this.#reserved + bytes > budget) {
+    if (this.#reserved + bytes > share || this.#used + this.#reserved + bytes > budget) {
       throw new ToolError(`the capability's artifact memory (${formatBytes(budget)}) is taken by transfers in progress; try again shortly`);
     }
     this.#reserved += bytes;
-    if (owner !== undefined) this.#owners.set(owner, (this.#owners.get(owner) ?? 0) + bytes);
   }
 
   /** @internal Gives back a reservation (the transfer failed or finished). */
-  release(bytes: number, owner: string | undefined): void {
+  release(bytes: number): void {
     this.#reserved -= bytes;
-    if (owner === undefined) return;
-    const held = (this.#owners.get(owner) ?? 0) - bytes;
-    if (held > 0) this.#owners.set(owner, held);
-    else this.#owners.delete(owner);
   }
 
   /** @internal Adds a finished artifact whose bytes were reserved. */
-  commit(item: Omit<StoredArtifact, "id" | "expiresAt">, owner: string | undefined): StoredArtifact {
+  commit(item: Omit<StoredArtifact, "id" | "expiresAt">): StoredArtifact {
     const stored: StoredArtifact = {
       id: randomBytes(16).toString("hex"),
       kind: item.kind,
@@ -150,7 +128,7 @@ export class ArtifactStore {
       chunks: item.chunks,
       expiresAt: this.#now() + this.#opts.ttlMs,
     };
-    this.release(item.size, owner);
+    this.release(item.size);
     this.#used += item.size;
     this.#items.set(stored.id, stored);
     return stored;
@@ -199,7 +177,7 @@ export class ArtifactWriter {
       );
     }
     try {
-      this.#store.reserve(chunk.byteLength, this.#meta.owner);
+      this.#store.reserve(chunk.byteLength);
     } catch (err) {
       this.abort();
       throw err;
@@ -216,15 +194,15 @@ export class ArtifactWriter {
   finish(): StoredArtifact {
     if (!this.#open) throw new Error("artifact writer is closed");
     this.#open = false;
-    const { kind, filename, mimeType, owner } = this.#meta;
-    return this.#store.commit({ kind, filename, mimeType, size: this.#size, chunks: this.#chunks }, owner);
+    const { kind, filename, mimeType } = this.#meta;
+    return this.#store.commit({ kind, filename, mimeType, size: this.#size, chunks: this.#chunks });
   }
 
   /** Drops what was written and gives its room back. */
   abort(): void {
     if (!this.#open) return;
     this.#open = false;
-    this.#store.release(this.#size, this.#meta.owner);
+    this.#store.release(this.#size);
     this.#chunks.length = 0;
   }
 }

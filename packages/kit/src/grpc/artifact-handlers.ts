@@ -26,8 +26,6 @@ export function handleUpload(runtime: Runtime) {
           ? { capabilityArtifactId: outcome.id, sizeBytes: outcome.size, error: "" }
           : { capabilityArtifactId: "", sizeBytes: 0, error: outcome.error });
       },
-      // Uploads carry no session: the connection stands for whoever sends them.
-      { owner: call.getPeer() },
     );
     call.on("data", (chunk: UploadInputArtifactChunk) => upload.write(chunk));
     call.on("end", () => upload.end());

@@ -28,7 +28,7 @@ export function createToolContext(
     sessionId: call.sessionId,
     threadId: call.threadId,
     credentials: credentials as ToolContext["credentials"],
-    artifacts: createArtifactAccess(runtime.store, signal, call.sessionId),
+    artifacts: createArtifactAccess(runtime.store, signal),
     log: runtime.toolLog(call.toolName),
     limits: runtime.capability.limits,
     http: egress.http,

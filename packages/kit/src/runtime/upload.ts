@@ -13,14 +13,6 @@ export interface UploadChunk {
 /** What an upload answers: the stored file's id and size, or why it was refused. */
 export type UploadOutcome = { ok: true; id: string; size: number } | { ok: false; error: string };
 
-export interface UploadOptions {
-  /**
-   * Whose transfer this is, for the store's fair share (uploads carry no session, so transports pass the
-   * connection). Default: the upload alone.
-   */
-  owner?: string;
-}
-
 /**
  * One UploadInputArtifact, whatever the transport: it passes each chunk and the end, and gets exactly one
  * answer through `answer`: the stored file, or a refusal as soon as one is due (over the per-file cap, no
@@ -29,15 +21,13 @@ export interface UploadOptions {
 export class Upload {
   readonly #runtime: Runtime;
   readonly #answer: (outcome: UploadOutcome) => void;
-  readonly #owner: string | undefined;
   #writer: ArtifactWriter | undefined;
   #open = true;
   readonly #idle: NodeJS.Timeout;
 
-  constructor(runtime: Runtime, answer: (outcome: UploadOutcome) => void, options: UploadOptions = {}) {
+  constructor(runtime: Runtime, answer: (outcome: UploadOutcome) => void) {
     this.#runtime = runtime;
     this.#answer = answer;
-    this.#owner = options.owner;
     const idleMs = runtime.capability.limits.transferIdleMs;
     // A client that stops sending would hold its reservation for as long as it keeps the call open.
     this.#idle = setTimeout(() => this.#refuse(`no data arrived for ${formatMs(idleMs)}; send the file again`), idleMs);
@@ -57,7 +47,6 @@ export class Upload {
         kind: "input",
         filename: chunk.filename || "upload.bin",
         mimeType: chunk.mimeType || "application/octet-stream",
-        ...(this.#owner !== undefined ? { owner: this.#owner } : {}),
       });
       this.#writer.write(chunk.data);
     } catch (err) {
