@@ -5,6 +5,7 @@ export { tool } from "./define.js";
 export { attachments } from "./artifacts/attachments.js";
 export { ArtifactStore, ArtifactWriter } from "./artifacts/store.js";
 export { ToolError, isAbortError } from "./errors.js";
+export { DEFAULT_DISCOVERY_TOOL } from "./discovery/dynamic-tools.js";
 export { advertiseAs, toolJsonSchema } from "./json-schema.js";
 export { ARTIFACT_CHUNK_BYTES, DEFAULT_LIMITS, MAX_MESSAGE_BYTES, formatBytes } from "./limits.js";
 export { createJsonLogger, parseLogLevel, silentLogger } from "./log.js";
@@ -28,6 +29,7 @@ export type {
   ToolResult,
   ToolSpec,
 } from "./define.js";
+export type { Discovery, DiscoveryConfig, DiscoverySpec, SystemCredentialName } from "./discovery/dynamic-tools.js";
 export type { ArtifactAccess, ArtifactContent, ArtifactRef, AttachmentArg, InputFile } from "./artifacts/access.js";
 export type { AttachmentsOptions } from "./artifacts/attachments.js";
 export type { ArtifactKind, ArtifactStoreOptions, StoredArtifact } from "./artifacts/store.js";

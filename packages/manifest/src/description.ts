@@ -8,6 +8,10 @@ export type Policy = "allow" | "ask" | "block";
  */
 export interface CapabilityDescription {
   id: string;
+  /** `dynamic` when the tools come from a discovery call at run time (then `tools` is every tool it may offer). */
+  tool_source?: "manifest" | "dynamic";
+  /** The discovery tool's name, for `tool_source: dynamic`. */
+  discovery_tool_name?: string;
   tools: ToolDescription[];
   credentials: CredentialDescription[];
 }

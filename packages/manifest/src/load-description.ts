@@ -10,6 +10,8 @@ export const CAPABILITY_MODULE = join("dist", "capability.js");
 
 const descriptionSchema = z.object({
   id: z.string(),
+  tool_source: z.enum(["manifest", "dynamic"]).optional(),
+  discovery_tool_name: z.string().optional(),
   tools: z.array(
     z.object({
       name: z.string(),

@@ -52,6 +52,16 @@ export function invokeTool(runtime: Runtime, input: InvokeInput, options: Invoke
 export function invokeNow(runtime: Runtime, input: InvokeInput, options: InvokeOptions): InvokeOutcome | Promise<InvokeOutcome> {
   const started = performance.now();
   const { capability } = runtime;
+  if (capability.discovery) {
+    // Dynamic tool set: the discovery call, and tools the configuration does not offer, end here.
+    let routed: InvokeOutcome | undefined;
+    try {
+      routed = capability.discovery.route(input.toolName, input.configJson);
+    } catch (err) {
+      return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, undefined));
+    }
+    if (routed) return routed.ok ? routed : fail(runtime, input, started, routed.error);
+  }
   const def = capability.tools.get(input.toolName);
   if (!def) {
     const names = [...capability.tools.keys()].join(", ");

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { checkManifestAgainstCode, loadManifest } from "@selu-catalogue/manifest";
@@ -11,6 +12,8 @@ import { wrongValueFor } from "./wrong-values.js";
 
 interface Description {
   id: string;
+  tool_source?: "manifest" | "dynamic";
+  discovery_tool_name?: string;
   tools: { name: string; input_schema: { properties?: Record<string, unknown>; required?: string[] } }[];
 }
 
@@ -21,6 +24,11 @@ export interface ConformanceOptions {
   maxArtifactBytes?: number;
   /** Extra environment for the process (credentials never go here: they arrive in config_json). */
   env?: Record<string, string>;
+  /**
+   * Mount a fresh temporary directory as /workspace, writable, as Selu does for `class: environment`
+   * with `filesystem: workspace` (the only writable place besides /tmp).
+   */
+  workspace?: boolean;
 }
 
 /**
@@ -39,6 +47,12 @@ export function conformance(options: ConformanceOptions): void {
   let readyMs = 0;
   let cgroup: ContainerCgroup | undefined;
   const resources = () => loadManifest(join(dir, "manifest.yaml")).manifest?.resources ?? { max_memory_mb: 128, pids_limit: 64 };
+  let workspace: string | undefined;
+  const discover = async (name: string): Promise<Description["tools"]> => {
+    const res = await call(name, {});
+    if (res.error) throw new Error(`discovery (${name}) failed: ${res.error}`);
+    return JSON.parse(res.resultJson.toString("utf8")) as Description["tools"];
+  };
   const call = (tool: string, args: unknown) =>
     invoke(client, {
       toolName: tool,
@@ -58,18 +72,23 @@ export function conformance(options: ConformanceOptions): void {
       const env = { ...imageEnv(readFileSync(join(dir, "Dockerfile"), "utf8")), ...options.env };
       // Selu's memory limit (with /tmp charged to it) and pids_limit, enforced by the kernel where we can.
       cgroup = createContainerCgroup({ memoryMb: resources().max_memory_mb, pidsLimit: resources().pids_limit });
-      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd, cgroup ? { cgroup } : {}), env });
+      workspace = options.workspace ? mkdtempSync(join(tmpdir(), "conformance-workspace-")) : undefined;
+      const writable = workspace ? [{ host: workspace, path: "/workspace" }] : [];
+      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd, cgroup ? { cgroup, writable } : { writable }), env });
       client = connect(proc.address);
       while (!(await healthcheck(client, 200))) {
         if (Date.now() - started > 30_000) throw new Error(`not ready within 30 s:\n${proc.output()}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       readyMs = Date.now() - started;
+      // A dynamic capability is checked on the tools its discovery offers without configuration.
+      if (description.tool_source === "dynamic") description = { ...description, tools: await discover(description.discovery_tool_name ?? "list_tools") };
     }, 40_000);
     afterAll(async () => {
       client?.close();
       await proc?.stop();
       cgroup?.remove();
+      if (workspace) rmSync(workspace, { recursive: true, force: true });
     });
 
     it("has a manifest valid under Selu's rules, without unknown keys, equal to the code", () => {
