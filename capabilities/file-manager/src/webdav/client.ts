@@ -64,6 +64,11 @@ export class DavClient {
   async upload(remotePath: string, body: Buffer, overwrite: boolean, signal: AbortSignal): Promise<boolean> {
     const { url, parts } = this.url(remotePath, "remote_path");
     if (parts.length === 0) throw new ToolError("remote_path: name a file inside the remote folder");
+    // If-None-Match: * makes the server refuse (412) instead of replacing an existing file (RFC 9110 §13.1.2);
+    // not every server honours it, so an existing file is also looked for first.
+    if (!overwrite && (await this.#http.request(url, { method: "HEAD", headers: this.#headers(), signal })).status === 200) {
+      throw new ToolError(`remote_path: ${remotePath} already exists on the remote store; pass overwrite: true to replace it`);
+    }
     // If-None-Match: * makes the server refuse (412) instead of replacing an existing file (RFC 9110 §13.1.2).
     const headers: Record<string, string> = { "content-type": "application/octet-stream", ...(overwrite ? {} : { "if-none-match": "*" }) };
     const res = await this.#send(url, { method: "PUT", headers, body, signal }, "remote_path", remotePath);
@@ -73,11 +78,15 @@ export class DavClient {
   }
 
   async #send(url: string, init: { method: string; headers?: Record<string, string>; body?: string | Buffer; signal: AbortSignal }, field: string, shown: string): Promise<HttpResponse> {
-    const headers = { ...init.headers, ...(this.#auth ? { authorization: this.#auth } : {}) };
+    const headers = this.#headers(init.headers);
     const res = await this.#http.request(url, { ...init, headers });
     if (res.status === 401 || res.status === 403) throw new ToolError(`the remote store refused the login (HTTP ${res.status}); an administrator should check WEBDAV_USERNAME and WEBDAV_PASSWORD`);
     if (res.status === 404) throw new ToolError(`${field}: ${shown} does not exist on the remote store`);
     return res;
+  }
+
+  #headers(extra: Record<string, string> = {}): Record<string, string> {
+    return { ...extra, ...(this.#auth ? { authorization: this.#auth } : {}) };
   }
 
   #statusError(res: HttpResponse, field: string, shown: string): ToolError {

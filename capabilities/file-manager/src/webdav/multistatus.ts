@@ -31,7 +31,8 @@ export function parseMultistatus(xml: string): DavEntry[] {
 }
 
 function element(xml: string, name: string): string | undefined {
-  const m = new RegExp(`<(?:[\\w.-]+:)?${name}\\b[^>]*>([\\s\\S]*?)</(?:[\\w.-]+:)?${name}\\s*>`).exec(xml);
+  // Not a self-closing <x:name/> (a property the server reports as missing, 404 in its propstat).
+  const m = new RegExp(`<(?:[\\w.-]+:)?${name}\\b[^>]*(?<!/)>([\\s\\S]*?)</(?:[\\w.-]+:)?${name}\\s*>`).exec(xml);
   return m?.[1];
 }
 
