@@ -3,7 +3,7 @@ import { ToolError } from "@selu-catalogue/kit";
 import { PathError } from "../workspace/errors.js";
 import { walk } from "../workspace/walk.js";
 import { anyGlob } from "./glob.js";
-import { grepFile, type Matcher } from "./grep-file.js";
+import { GREP_BLOCK_BYTES, grepFile, type Matcher } from "./grep-file.js";
 import { linearRegex } from "./linear-regex.js";
 import { cutUtf8, pathArg, RESULT_BUDGET_BYTES, type FmTool, type ToolEnv } from "./shared.js";
 import { excluder } from "./walk-tools.js";
@@ -37,6 +37,8 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
       let truncated = false;
       let filesSearched = 0;
       let skipped = 0;
+      // One read buffer per call, allocated at the first file searched.
+      let scratch: Buffer | undefined;
       const searchOne = async (parts: string[], path: string): Promise<boolean> => {
         let opened;
         try {
@@ -50,14 +52,14 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
           const { bytesRead } = await opened.handle.read(head, 0, head.length, 0);
           if (head.subarray(0, bytesRead).includes(0)) return skipped++, true;
           filesSearched++;
-          return await grepFile(opened.handle, matcher, (line, text) => {
+          return await grepFile(opened.handle, opened.stat.size, matcher, (line, text) => {
             const shown = text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text;
             const match = { path, line, text: shown };
             used += Buffer.byteLength(JSON.stringify(match)) + 1;
             if (matches.length >= args.max_matches || used > RESULT_BUDGET_BYTES) return (truncated = true), false;
             matches.push(match);
             return true;
-          }, ctx.signal);
+          }, scratch ??= Buffer.allocUnsafeSlow(GREP_BLOCK_BYTES), ctx.signal);
         } finally {
           await opened.handle.close();
         }

@@ -2,15 +2,14 @@ import { setFlagsFromString } from "node:v8";
 import { ToolError } from "@selu-catalogue/kit";
 
 // A pattern from the model must not stall the process (ReDoS: /(a+)+$/ on a long line backtracks for
-// hours, and a synchronous regex can't be cancelled). V8's linear-time engine (flag "l") runs any
-// pattern it accepts in time linear in the input; it refuses backreferences and lookaround, and has no
-// "i" or "u" flag, so case-insensitive search folds the pattern's letters into classes instead.
-// The start script passes --enable-experimental-regexp-engine; elsewhere (tests) it is set here.
-try {
-  new RegExp("a", "l");
-} catch {
-  setFlagsFromString("--enable-experimental-regexp-engine");
-}
+// hours, and a synchronous regex can't be cancelled). V8 runs a regex on its fast backtracking engine
+// and, with --enable-experimental-regexp-engine-on-excessive-backtracks, re-runs it on its linear-time
+// engine once it backtracks too much. The fallback needs a pattern the linear engine accepts, so every
+// pattern is also compiled with the "l" flag first (which refuses backreferences and lookaround). The
+// linear engine has no "i" or "u" flag, so case-insensitive search folds the pattern's letters instead.
+// The start script passes both flags; elsewhere (in-process tests) they are set here.
+setFlagsFromString("--enable-experimental-regexp-engine");
+setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
 
 /**
  * Compiles a search pattern for the linear-time engine: a regular expression, or literal text.
@@ -20,7 +19,8 @@ export function linearRegex(pattern: string, options: { regex: boolean; caseSens
   let source = options.regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   if (!options.caseSensitive) source = foldCase(source);
   try {
-    return new RegExp(source, "lgm");
+    new RegExp(source, "l");
+    return new RegExp(source, "gm");
   } catch (err) {
     const why = /linear time/.test((err as Error).message)
       ? "uses backreferences or lookaround, which can take exponential time; rewrite it without them"
