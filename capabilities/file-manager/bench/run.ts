@@ -53,8 +53,7 @@ async function timed(tool: string, args: Record<string, unknown>): Promise<{ ms:
 }
 /** Peak RSS since the last call (VmHWM, reset through clear_refs so each phase has its own). */
 function phasePeak(): number {
-  const unzipPeak = phasePeak();
-const peak = Math.max(idle, listPeak, grepPeak, regexPeak, zipPeak, unzipPeak);
+  const peak = peakRssMiB(proc.child.pid!);
   try {
     writeFileSync(`/proc/${proc.child.pid}/clear_refs`, "5");
   } catch {

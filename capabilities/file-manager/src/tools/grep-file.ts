@@ -2,6 +2,8 @@ import type { FileHandle } from "node:fs/promises";
 
 /** Bytes read at a time: most files are searched in one read, and a block without a hit is never line-counted at the end of its file. */
 export const GREP_BLOCK_BYTES = 8 * 1024 * 1024;
+/** Blocks searched by a regular expression, decoded to a string first: kept small for the heap. */
+export const GREP_TEXT_BLOCK_BYTES = 1024 * 1024;
 const NL = 0x0a;
 
 /** How a file's content is searched: bytes for a case-sensitive literal, text for a regular expression. */

@@ -3,7 +3,7 @@ import { ToolError } from "@selu-catalogue/kit";
 import { PathError } from "../workspace/errors.js";
 import { walk } from "../workspace/walk.js";
 import { anyGlob } from "./glob.js";
-import { GREP_BLOCK_BYTES, grepFile, type Matcher } from "./grep-file.js";
+import { GREP_BLOCK_BYTES, GREP_TEXT_BLOCK_BYTES, grepFile, type Matcher } from "./grep-file.js";
 import { linearRegex } from "./linear-regex.js";
 import { cutUtf8, pathArg, RESULT_BUDGET_BYTES, type FmTool, type ToolEnv } from "./shared.js";
 import { excluder } from "./walk-tools.js";
@@ -37,7 +37,8 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
       let truncated = false;
       let filesSearched = 0;
       let skipped = 0;
-      // One read buffer per call, allocated at the first file searched.
+      // One read buffer per call, allocated at the first file searched; smaller for a regular expression,
+      // whose blocks are decoded to strings on the JavaScript heap.
       let scratch: Buffer | undefined;
       const searchOne = async (parts: string[], path: string): Promise<boolean> => {
         let opened;
@@ -59,7 +60,7 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
             if (matches.length >= args.max_matches || used > RESULT_BUDGET_BYTES) return (truncated = true), false;
             matches.push(match);
             return true;
-          }, scratch ??= Buffer.allocUnsafeSlow(GREP_BLOCK_BYTES), ctx.signal);
+          }, scratch ??= Buffer.allocUnsafeSlow(matcher.kind === "bytes" ? GREP_BLOCK_BYTES : GREP_TEXT_BLOCK_BYTES), ctx.signal);
         } finally {
           await opened.handle.close();
         }
