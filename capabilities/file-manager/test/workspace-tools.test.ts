@@ -116,6 +116,13 @@ describe("listing and searching", () => {
     expect((await call("grep", { pattern: "^export function \\w+\\(", path: "src", regex: true })).matches).toEqual([{ path: "src/lib/helper.ts", line: 1, text: "export function helper() {" }]);
   });
 
+  it("finds a match at the very start of a file, as a literal and as a pattern", async () => {
+    writeFileSync(ws("start.txt"), "FIRST line\nsecond\n");
+    for (const args of [{ pattern: "FIRST" }, { pattern: "^FIRST", regex: true }, { pattern: "first", case_sensitive: false }]) {
+      expect((await call("grep", { path: "start.txt", ...args })).matches, JSON.stringify(args)).toEqual([{ path: "start.txt", line: 1, text: "FIRST line" }]);
+    }
+  });
+
   it("answers a catastrophic pattern at once instead of backtracking for hours", async () => {
     writeFileSync(ws("aaaa.txt"), `${"a".repeat(50_000)}!`);
     const started = Date.now();
@@ -179,6 +186,14 @@ describe("artifacts and archives", () => {
     await call("unzip", { source: "out/pack.zip", destination: "unpacked" });
     expect(readFileSync(ws("unpacked", "pack", "a.txt"), "utf8")).toBe("alpha\n".repeat(1000));
     expect(readFileSync(ws("unpacked", "pack", "sub", "b.bin")).equals(Buffer.alloc(5000, 7))).toBe(true);
+  });
+
+  it("zips a directory into itself without packing its own half-written output", async () => {
+    mkdirSync(ws("self"));
+    writeFileSync(ws("self", "a.txt"), "a".repeat(100_000));
+    await call("zip", { paths: ["self"], destination: "self/self.zip" });
+    const listing = execFileSync("unzip", ["-Z1", ws("self", "self.zip")]).toString().trim().split("\n");
+    expect(listing).toEqual(["self/", "self/a.txt"]);
   });
 
   it("unzips an attached archive made by Info-ZIP's zip, and zips to an artifact", async () => {

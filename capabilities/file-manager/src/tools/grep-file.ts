@@ -6,8 +6,13 @@ export const GREP_BLOCK_BYTES = 8 * 1024 * 1024;
 export const GREP_TEXT_BLOCK_BYTES = 1024 * 1024;
 const NL = 0x0a;
 
-/** How a file's content is searched: bytes for a case-sensitive literal, text for a regular expression. */
-export type Matcher = { kind: "bytes"; needle: Buffer } | { kind: "regex"; re: RegExp };
+/**
+ * How a file's content is searched: bytes for a case-sensitive literal; for a regular expression, the
+ * lines holding its required literal (`literal`, lowercase ASCII when `fold`), or else the whole text.
+ */
+export type Matcher =
+  | { kind: "bytes"; needle: Buffer }
+  | { kind: "regex"; re: RegExp; literal?: Buffer | undefined; fold?: boolean };
 
 /**
  * Searches one file of `size` bytes line by line in blocks read into `scratch` (one block and one partial
@@ -17,6 +22,7 @@ export type Matcher = { kind: "bytes"; needle: Buffer } | { kind: "regex"; re: R
  * the file follows), which keeps a search of files without hits at the speed of memmem.
  */
 export async function grepFile(handle: FileHandle, size: number, matcher: Matcher, onMatch: (line: number, text: string) => boolean, scratch: Buffer, signal?: AbortSignal): Promise<boolean> {
+  const folded = matcher.kind === "regex" && matcher.fold ? Buffer.allocUnsafeSlow(scratch.length) : undefined;
   let carry: Buffer = Buffer.alloc(0);
   let lineBase = 1;
   for (let position = 0; ; ) {
@@ -31,7 +37,10 @@ export async function grepFile(handle: FileHandle, size: number, matcher: Matche
     let end = eof ? data.length : data.lastIndexOf(NL) + 1;
     if (end === 0) end = data.length;
     const block = data.subarray(0, end);
-    const result = matcher.kind === "bytes" ? searchBytes(block, matcher.needle, lineBase, onMatch, !eof) : searchText(block, matcher.re, lineBase, onMatch);
+    const result =
+      matcher.kind === "bytes" ? searchBytes(block, block, matcher.needle, undefined, lineBase, onMatch, !eof)
+      : matcher.literal ? searchBytes(block, folded ? lowerAscii(block, folded) : block, matcher.literal, matcher.re, lineBase, onMatch, !eof)
+      : searchText(block, matcher.re, lineBase, onMatch);
     if (result === false) return false;
     lineBase = result;
     if (eof) return true;
@@ -39,20 +48,38 @@ export async function grepFile(handle: FileHandle, size: number, matcher: Matche
   }
 }
 
-/** Returns the line number after the block, or false when told to stop. */
-function searchBytes(block: Buffer, needle: Buffer, lineBase: number, onMatch: (line: number, text: string) => boolean, more: boolean): number | false {
+/**
+ * Finds `needle` in `haystack` (the block itself, or its lowercased copy) and reports each line holding
+ * it, when `re` (if any) matches that line. Returns the line number after the block, or false to stop.
+ */
+function searchBytes(block: Buffer, haystack: Buffer, needle: Buffer, re: RegExp | undefined, lineBase: number, onMatch: (line: number, text: string) => boolean, more: boolean): number | false {
   let line = lineBase;
   let counted = 0;
-  for (let hit = block.indexOf(needle); hit >= 0; ) {
-    const start = block.lastIndexOf(NL, hit - 1) + 1;
+  for (let hit = haystack.indexOf(needle); hit >= 0; ) {
+    // (lastIndexOf with a negative offset would search from the end: a hit at 0 starts line 1 of the block.)
+    const start = hit === 0 ? 0 : block.lastIndexOf(NL, hit - 1) + 1;
     let stop = block.indexOf(NL, hit);
     if (stop < 0) stop = block.length;
-    line += countNewlines(block, counted, start);
-    counted = start;
-    if (!onMatch(line, block.toString("utf8", start, stop))) return false;
-    hit = stop + 1 < block.length ? block.indexOf(needle, stop + 1) : -1;
+    const text = block.toString("utf8", start, stop);
+    if (re) re.lastIndex = 0;
+    if (!re || re.test(text)) {
+      line += countNewlines(block, counted, start);
+      counted = start;
+      if (!onMatch(line, text)) return false;
+    }
+    hit = stop + 1 < block.length ? haystack.indexOf(needle, stop + 1) : -1;
   }
   return more ? line + countNewlines(block, counted, block.length) : line;
+}
+
+/** ASCII letters of `block` lowercased into `into` (same length), for a case-insensitive literal search. */
+function lowerAscii(block: Buffer, into: Buffer): Buffer {
+  const out = into.subarray(0, block.length);
+  for (let i = 0; i < block.length; i++) {
+    const b = block[i]!;
+    out[i] = b >= 0x41 && b <= 0x5a ? b | 0x20 : b;
+  }
+  return out;
 }
 
 function searchText(block: Buffer, re: RegExp, lineBase: number, onMatch: (line: number, text: string) => boolean): number | false {
@@ -61,7 +88,7 @@ function searchText(block: Buffer, re: RegExp, lineBase: number, onMatch: (line:
   let counted = 0;
   re.lastIndex = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    const start = text.lastIndexOf("\n", m.index - 1) + 1;
+    const start = m.index === 0 ? 0 : text.lastIndexOf("\n", m.index - 1) + 1;
     let stop = text.indexOf("\n", m.index);
     if (stop < 0) stop = text.length;
     for (let i = text.indexOf("\n", counted); i >= 0 && i < start; i = text.indexOf("\n", i + 1)) line++;

@@ -5,6 +5,7 @@ import { walk } from "../workspace/walk.js";
 import { anyGlob } from "./glob.js";
 import { GREP_BLOCK_BYTES, GREP_TEXT_BLOCK_BYTES, grepFile, type Matcher } from "./grep-file.js";
 import { linearRegex } from "./linear-regex.js";
+import { requiredLiteral } from "./required-literal.js";
 import { cutUtf8, pathArg, RESULT_BUDGET_BYTES, type FmTool, type ToolEnv } from "./shared.js";
 import { excluder } from "./walk-tools.js";
 
@@ -28,9 +29,7 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
     policy: "allow",
     async run(args, ctx) {
       const start = pathArg(args.path, "path");
-      const matcher: Matcher = !args.regex && args.case_sensitive
-        ? { kind: "bytes", needle: Buffer.from(args.pattern, "utf8") }
-        : { kind: "regex", re: linearRegex(args.pattern, { regex: args.regex, caseSensitive: args.case_sensitive }) };
+      const matcher = matcherFor(args.pattern, args.regex, args.case_sensitive);
       const include = anyGlob(args.include);
       const matches: { path: string; line: number; text: string }[] = [];
       let used = 0;
@@ -60,7 +59,7 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
             if (matches.length >= args.max_matches || used > RESULT_BUDGET_BYTES) return (truncated = true), false;
             matches.push(match);
             return true;
-          }, scratch ??= Buffer.allocUnsafeSlow(matcher.kind === "bytes" ? GREP_BLOCK_BYTES : GREP_TEXT_BLOCK_BYTES), ctx.signal);
+          }, scratch ??= Buffer.allocUnsafeSlow(matcher.kind === "bytes" || matcher.literal ? GREP_BLOCK_BYTES : GREP_TEXT_BLOCK_BYTES), ctx.signal);
         } finally {
           await opened.handle.close();
         }
@@ -82,3 +81,16 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
       return { pattern: cutUtf8(args.pattern, 200).text, matches, files_searched: filesSearched, files_skipped: skipped, truncated };
     },
   });
+
+/**
+ * A case-sensitive literal is searched as bytes; anything else as a regular expression, prefiltered by
+ * the literal every match must contain (lowercased ASCII for a case-insensitive search) when there is one.
+ */
+function matcherFor(pattern: string, regex: boolean, caseSensitive: boolean): Matcher {
+  if (!regex && caseSensitive) return { kind: "bytes", needle: Buffer.from(pattern, "utf8") };
+  const re = linearRegex(pattern, { regex, caseSensitive });
+  let literal = regex ? requiredLiteral(pattern) : pattern;
+  // Lowercasing bytes is right for ASCII only; other letters are left to the regular expression.
+  if (literal !== undefined && !caseSensitive && !/^[\x00-\x7f]*$/.test(literal)) literal = undefined;
+  return { kind: "regex", re, literal: literal === undefined ? undefined : Buffer.from(caseSensitive ? literal : literal.toLowerCase(), "utf8"), fold: !caseSensitive };
+}

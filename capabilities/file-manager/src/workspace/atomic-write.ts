@@ -10,6 +10,9 @@ import { at, kindOf, type SecureFs } from "./secure-fs.js";
 // so the final rename is atomic: a reader sees the old file or the new one, never half of either.
 const TEMP_FLAGS = C.O_WRONLY | C.O_CREAT | C.O_EXCL | C.O_NOFOLLOW;
 
+/** Names of temporary files being written; walks leave them out (a zip must not pack its own output). */
+export const TEMP_NAME = /^\.[0-9a-f]{24}\.partial$/;
+
 export interface WriteOptions {
   /** Replace an existing regular file (default: refuse when something exists). */
   overwrite?: boolean;

@@ -1,5 +1,6 @@
 import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { TEMP_NAME } from "./atomic-write.js";
 import { displayPath } from "./relative-path.js";
 import { type OpenDir, type SecureFs } from "./secure-fs.js";
 
@@ -23,7 +24,8 @@ export interface WalkOptions {
  * Lists everything below the directory at `start`, breadth first, in name order within each directory.
  * Each directory is opened afresh from the root through {@link SecureFs.openDir} (one descriptor open at a
  * time, so a deep tree can't exhaust Selu's 256 open files) and links are reported, never entered.
- * `visit` may return "stop" to end the walk early; it receives the open directory of the entry.
+ * `visit` may return "stop" to end the walk early; it receives the open directory of the entry. Files
+ * still being written by writeAtomic are left out.
  */
 export async function walk(
   fs: SecureFs,
@@ -41,6 +43,7 @@ export async function walk(
       names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       for (const dirent of names) {
         options.signal?.throwIfAborted();
+        if (TEMP_NAME.test(dirent.name)) continue;
         const childParts = [...parts, dirent.name];
         const entry: WalkEntry = { parts: childParts, path: displayPath(childParts), kind: kindOfDirent(dirent), depth: depth + 1 };
         if (options.exclude?.(entry)) continue;
