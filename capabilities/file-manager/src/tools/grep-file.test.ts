@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countNewlines } from "./grep-file.js";
+import { countNewlines, lowerAscii } from "./grep-file.js";
 
 describe("countNewlines", () => {
   it("counts exactly at every alignment and length, including bytes next to 0x0a", () => {
@@ -13,5 +13,16 @@ describe("countNewlines", () => {
     }
     const offset = Buffer.concat([Buffer.from("x"), bytes]).subarray(1);
     expect(countNewlines(offset, 0, 1000)).toBe(countNewlines(bytes, 0, 1000));
+  });
+});
+
+describe("lowerAscii", () => {
+  it("lowercases A..Z only, leaving every other byte (UTF-8 included) as it is, at any length", () => {
+    const all = Buffer.from(Array.from({ length: 256 * 3 + 3 }, (_, i) => i % 256));
+    const out = lowerAscii(all, Buffer.alloc(all.length));
+    for (let i = 0; i < all.length; i++) {
+      const b = all[i]!;
+      expect(out[i], `byte ${b}`).toBe(b >= 0x41 && b <= 0x5a ? b + 0x20 : b);
+    }
   });
 });
