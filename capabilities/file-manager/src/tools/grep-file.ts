@@ -15,24 +15,32 @@ export type Matcher =
   | { kind: "regex"; re: RegExp; literal?: Buffer | undefined; fold?: boolean };
 
 /**
- * Searches one file of `size` bytes line by line in blocks read into `scratch` (one block and one partial
+ * Searches one file of `size` bytes line by line in blocks read into `scratch.block` (one block and one partial
  * line are held) and calls `onMatch` with the 1-based line number and the line's text of each matching
  * line, once per line. Returns false when `onMatch` asked to stop. A literal is found with Buffer.indexOf
  * on the raw bytes, and lines are counted only up to each hit (and over a whole block only when more of
  * the file follows), which keeps a search of files without hits at the speed of memmem.
  */
-export async function grepFile(handle: FileHandle, size: number, matcher: Matcher, onMatch: (line: number, text: string) => boolean, scratch: Buffer, signal?: AbortSignal): Promise<boolean> {
-  const folded = matcher.kind === "regex" && matcher.fold ? Buffer.allocUnsafeSlow(scratch.length) : undefined;
+export async function grepFile(
+  handle: FileHandle,
+  size: number,
+  matcher: Matcher,
+  onMatch: (line: number, text: string) => boolean,
+  scratch: { block: Buffer; folded?: Buffer | undefined },
+  signal?: AbortSignal,
+): Promise<boolean> {
+  const folded = matcher.kind === "regex" && matcher.fold && matcher.literal ? (scratch.folded ??= Buffer.allocUnsafeSlow(scratch.block.length)) : undefined;
+  const buffer = scratch.block;
   let carry: Buffer = Buffer.alloc(0);
   let lineBase = 1;
   for (let position = 0; ; ) {
     signal?.throwIfAborted();
-    const room = scratch.length - carry.length;
-    carry.copy(scratch, 0);
-    const { bytesRead } = await handle.read(scratch, carry.length, Math.max(0, room), position);
+    const room = buffer.length - carry.length;
+    carry.copy(buffer, 0);
+    const { bytesRead } = await handle.read(buffer, carry.length, Math.max(0, room), position);
     position += bytesRead;
     const eof = bytesRead === 0 || position >= size;
-    const data = scratch.subarray(0, carry.length + bytesRead);
+    const data = buffer.subarray(0, carry.length + bytesRead);
     // Search up to the last complete line; a line longer than the block is searched in pieces.
     let end = eof ? data.length : data.lastIndexOf(NL) + 1;
     if (end === 0) end = data.length;

@@ -38,7 +38,7 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
       let skipped = 0;
       // One read buffer per call, allocated at the first file searched; smaller for a regular expression,
       // whose blocks are decoded to strings on the JavaScript heap.
-      let scratch: Buffer | undefined;
+      let scratch: { block: Buffer; folded?: Buffer } | undefined;
       const searchOne = async (parts: string[], path: string): Promise<boolean> => {
         let opened;
         try {
@@ -59,7 +59,7 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
             if (matches.length >= args.max_matches || used > RESULT_BUDGET_BYTES) return (truncated = true), false;
             matches.push(match);
             return true;
-          }, scratch ??= Buffer.allocUnsafeSlow(matcher.kind === "bytes" || matcher.literal ? GREP_BLOCK_BYTES : GREP_TEXT_BLOCK_BYTES), ctx.signal);
+          }, (scratch ??= { block: Buffer.allocUnsafeSlow(matcher.kind === "bytes" || matcher.literal ? GREP_BLOCK_BYTES : GREP_TEXT_BLOCK_BYTES) }), ctx.signal);
         } finally {
           await opened.handle.close();
         }
