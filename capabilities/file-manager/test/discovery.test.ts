@@ -11,7 +11,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => world?.close());
 
-const names = async (settings: Record<string, string>) => [...(await (await world.orchestrator(settings)).discover(ID)).keys()];
+const names = async (settings: Record<string, string>) => (await (await world.orchestrator(settings)).discover(ID)).map((t) => t.name);
 
 /** Invokes straight over gRPC, as Selu would if its stored tool list were stale. */
 async function invokeDirect(tool: string, args: unknown, config: Record<string, string>) {
@@ -70,6 +70,8 @@ describe("discovery", () => {
 
   it("lets the orchestrator double hide what discovery did not offer", async () => {
     const o = await world.orchestrator({ WORKSPACE_READ_ONLY: "true" });
-    expect(await o.call(`${ID}__delete`, { path: "x" })).toEqual({ ok: false, error: `unknown tool ${ID}__delete` });
+    const outcome = await o.call(`${ID}__delete`, { path: "x" });
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.error).toBe(`The tool '${ID}__delete' is not configured in your security policy. Ask the user to update their tool permissions for this agent.`);
   });
 });

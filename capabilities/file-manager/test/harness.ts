@@ -87,5 +87,5 @@ export async function ok(o: Orchestrator, tool: string, args: Record<string, unk
 export async function fails(o: Orchestrator, tool: string, args: Record<string, unknown>): Promise<string> {
   const outcome = await o.call(`${ID}__${tool}`, args);
   if (outcome.ok) throw new Error(`${tool} succeeded unexpectedly: ${JSON.stringify(outcome.result)}`);
-  return outcome.error;
+  return outcome.capabilityError ?? outcome.error;
 }
