@@ -41,3 +41,13 @@ export const PDF_LIMITS = {
   /** Bytes of extracted text as JSON (UTF-8, escapes included): Greek or Cyrillic take two bytes a letter. */
   maxExtractJsonBytes: 40_000,
 } as const;
+
+/**
+ * Bounds on create_pdf_document's `args_json`, from the limits above: every section full of small blocks
+ * (about three values each) plus one table at its largest; text up to the document's characters at three
+ * UTF-8 bytes each, plus the JSON around it. The kit's defaults (10,000 values) are too few for that.
+ */
+export const CREATE_ARGS_BOUNDS = {
+  maxValues: PDF_LIMITS.maxSections * PDF_LIMITS.maxBlocksPerSection * 3 + PDF_LIMITS.maxTableRows * (PDF_LIMITS.maxTableColumns + 1),
+  maxBytes: PDF_LIMITS.maxDocumentChars * 3 + 2 * 1024 * 1024,
+} as const;

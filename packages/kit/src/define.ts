@@ -3,6 +3,7 @@ import type { ArtifactAccess } from "./artifacts/access.js";
 import type { HttpClient } from "./egress/http-types.js";
 import type { Egress } from "./runtime/egress.js";
 import type { Limits } from "./limits.js";
+import type { JsonBounds } from "./limits/json-bounds.js";
 import type { Logger } from "./log.js";
 
 /** Selu's tool policies: allow runs at once, ask needs the user's approval, block never runs. */
@@ -66,6 +67,8 @@ export interface ToolSpec<I extends InputSchema, R extends ToolResult, C extends
   terminalOnSuccess?: boolean;
   /** Overrides the capability's tool timeout for this tool, in ms. */
   timeoutMs?: number;
+  /** Raises (or lowers) the capability's bounds on this tool's `args_json`; size them from the schema's own limits. */
+  args?: Partial<JsonBounds>;
   /**
    * Credentials this tool needs; calls fail early with a clear error when one is missing.
    * Default: every credential declared `required`.
@@ -81,6 +84,7 @@ export interface ToolDefinition<C extends CredentialSpecs = CredentialSpecs> {
   readonly policy: Policy;
   readonly terminalOnSuccess: boolean;
   readonly timeoutMs: number | undefined;
+  readonly args: Partial<JsonBounds> | undefined;
   readonly needs: readonly string[] | undefined;
   run(args: unknown, ctx: ToolContext<C>): ToolOutput<ToolResult>;
 }
@@ -102,6 +106,7 @@ export function tool<I extends InputSchema, R extends ToolResult, C extends Cred
     policy: spec.policy,
     terminalOnSuccess: spec.terminalOnSuccess ?? false,
     timeoutMs: spec.timeoutMs,
+    args: spec.args,
     needs: spec.needs,
     run: spec.run as ToolDefinition<C>["run"],
   };

@@ -1,3 +1,6 @@
+import { DEFAULT_ARGS_BOUNDS } from "./limits/args-bounds.js";
+import type { JsonBounds } from "./limits/json-bounds.js";
+
 /** Bounds every capability runs within; each can be overridden per capability in `defineCapability`. */
 export interface Limits {
   /** Largest single artifact, input or output, in bytes. */
@@ -14,6 +17,8 @@ export interface Limits {
   httpMaxResponseBytes: number;
   /** Outbound connect (also tunnels), response-head and whole-body time limits, in ms. */
   httpTimeouts: { connectMs: number; headersMs: number; bodyMs: number };
+  /** Size and structure of a call's `args_json`, checked before it is parsed; a tool may raise them. */
+  args: JsonBounds;
 }
 
 /** gRPC message bound of the Selu orchestrator, each way. */
@@ -30,6 +35,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   shutdownGraceMs: 10_000,
   httpMaxResponseBytes: 5 * 1024 * 1024,
   httpTimeouts: Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 }),
+  args: DEFAULT_ARGS_BOUNDS,
 });
 
 /** Formats a byte count for messages people read ("5 MiB", "512 KiB", "37 bytes"). */

@@ -12,14 +12,17 @@ import type { SendGate } from "../smtp/send-gate.js";
 import type { SentMessages } from "../smtp/sent-messages.js";
 import type { MailTool } from "./shared.js";
 
+const MAX_TEXT_CHARS = 500_000;
+const MAX_HTML_CHARS = 2_000_000;
+
 const input = z.object({
   to: addressList('Recipients, e.g. ["bob@example.com", "Carol <carol@example.com>"]; when replying, default: the original\'s Reply-To or From', 1).optional(),
   cc: addressList("Copy recipients").optional(),
   bcc: addressList("Blind copy recipients (not shown to the others)").optional(),
   subject: headerText("Subject line; may be left out when replying (then Re: <original subject>)").optional(),
-  text: z.string().max(500_000).optional().describe("Plain-text body"),
-  html: z.string().max(2_000_000).optional().describe("HTML body (a text part is made from it when text is not given)"),
-  markdown: z.string().max(500_000).optional().describe("Body as Markdown, sent as HTML with the Markdown as the text part; instead of text/html"),
+  text: z.string().max(MAX_TEXT_CHARS).optional().describe("Plain-text body"),
+  html: z.string().max(MAX_HTML_CHARS).optional().describe("HTML body (a text part is made from it when text is not given)"),
+  markdown: z.string().max(MAX_TEXT_CHARS).optional().describe("Body as Markdown, sent as HTML with the Markdown as the text part; instead of text/html"),
   reply_to: address.optional().describe("Reply-To address, when replies should go elsewhere than the sender"),
   reply_to_message: z
     .object({ mailbox, uid })
@@ -43,6 +46,8 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>, gate: 
       "received message (mailbox + uid). Returns the Message-ID and the accepted and rejected recipients. " +
       "A repeated identical call within 15 minutes is not sent again (duplicate: true).",
     input,
+    // The three bodies at their longest, three UTF-8 bytes a character, and room for the rest.
+    args: { maxBytes: (MAX_HTML_CHARS + 2 * MAX_TEXT_CHARS) * 3 + 256 * 1024 },
     policy: "ask",
     needs: [...SMTP_NEEDS],
     async run(args, ctx) {

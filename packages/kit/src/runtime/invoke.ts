@@ -5,6 +5,8 @@ import { CallContext, TimeoutError } from "./call-context.js";
 import { ToolError } from "../errors.js";
 import { MAX_MESSAGE_BYTES } from "../limits.js";
 import { formatIssues } from "../validation.js";
+import { argsBounds, CONFIG_ADVICE, CONFIG_BOUNDS } from "../limits/args-bounds.js";
+import { checkJsonBounds } from "../limits/json-bounds.js";
 import { readCredentials } from "./credentials.js";
 import { parseJsonObject } from "./parse-json.js";
 import { ShutdownError, type Runtime } from "./runtime.js";
@@ -71,7 +73,7 @@ export function invokeNow(runtime: Runtime, input: InvokeInput, options: InvokeO
   let output: unknown;
   try {
     // Arguments first: the model can fix them itself, a missing credential needs the user.
-    const args = parseArgs(def, input);
+    const args = parseArgs(runtime, def, input);
     const ctx = (scope = new CallContext(runtime, def, input, options, readCallCredentials(runtime, def, input)));
     output = execute(def, args, ctx, options.onProgress);
   } catch (err) {
@@ -111,6 +113,7 @@ function succeed(runtime: Runtime, input: InvokeInput, result: unknown, started:
 function readCallCredentials(runtime: Runtime, def: ToolDefinition, input: InvokeInput): Record<string, string | undefined> {
   if (!runtime.hasCredentials) return noCredentials(input.configJson);
   const { capability } = runtime;
+  checkJsonBounds(input.configJson, CONFIG_BOUNDS, "config_json", input.toolName, CONFIG_ADVICE);
   const config = parseJsonObject(input.configJson, "config_json", true);
   const credentials = readCredentials(config, capability.credentials, neededCredentials(def, capability.credentials), capability.id);
   runtime.rememberSecrets(Object.values(credentials));
@@ -122,11 +125,15 @@ const EMPTY_CREDENTIALS: Record<string, string | undefined> = Object.freeze({});
 /** A capability without credentials still refuses a malformed config_json, but skips parsing Selu's `{}`. */
 function noCredentials(configJson: Uint8Array): Record<string, string | undefined> {
   const isEmptyObject = configJson.byteLength === 2 && configJson[0] === 0x7b && configJson[1] === 0x7d;
-  if (!isEmptyObject) parseJsonObject(configJson, "config_json", true);
+  if (!isEmptyObject) {
+    checkJsonBounds(configJson, CONFIG_BOUNDS, "config_json", "this capability", CONFIG_ADVICE);
+    parseJsonObject(configJson, "config_json", true);
+  }
   return EMPTY_CREDENTIALS;
 }
 
-function parseArgs(def: ToolDefinition, input: InvokeInput): unknown {
+function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): unknown {
+  checkJsonBounds(input.argsJson, argsBounds(def, runtime.capability.limits), "args_json", input.toolName);
   const raw = parseJsonObject(input.argsJson, "args_json");
   for (const key of APPROVAL_KEYS) delete raw[key];
   const parsed = def.input.safeParse(raw);
