@@ -20,12 +20,19 @@ interface Target {
   probe: { tool: string; args: unknown };
   /** Tools the attacks are sent to, each with the argument that carries them (an array field if it has one). */
   tools: [tool: string, field: string][];
+  /** A call that does real work, sent `count` times at once. */
+  burst: { tool: string; args: unknown; count: number };
 }
 
+const paragraph = "Coral reefs cover less than one percent of the ocean floor yet shelter a quarter of marine species. ".repeat(20);
+
 const targets: Target[] = [
-  { dir: "example", probe: { tool: "echo", args: { text: "still here" } }, tools: [["echo", "text"], ["make_text_file", "text"]] },
-  { dir: "pdf", probe: { tool: "extract_pdf_text", args: { attachments: [] } }, tools: [["create_pdf_document", "sections"], ["extract_pdf_text", "attachments"]] },
-  { dir: "email", probe: { tool: "get_message", args: { uid: "x" } }, tools: [["send_email", "to"], ["search_messages", "text"]] },
+  { dir: "example", probe: { tool: "echo", args: { text: "still here" } }, tools: [["echo", "text"], ["make_text_file", "text"]],
+    burst: { tool: "make_text_file", args: { filename: "big.txt", text: "x".repeat(1_000_000) }, count: 500 } },
+  { dir: "pdf", probe: { tool: "extract_pdf_text", args: { attachments: [] } }, tools: [["create_pdf_document", "sections"], ["extract_pdf_text", "attachments"]],
+    burst: { tool: "create_pdf_document", args: { title: "Reefs", sections: Array.from({ length: 10 }, (_, i) => ({ heading: `Part ${i}`, content: Array(10).fill(paragraph) })) }, count: 200 } },
+  { dir: "email", probe: { tool: "get_message", args: { uid: "x" } }, tools: [["send_email", "to"], ["search_messages", "text"]],
+    burst: { tool: "send_email", args: { to: ["bob@example.com"], subject: "Hi", text: "y".repeat(500_000) }, count: 500 } },
 ];
 
 for (const target of targets) {
@@ -33,7 +40,10 @@ for (const target of targets) {
     const dir = fileURLToPath(new URL(`../capabilities/${target.dir}`, import.meta.url));
     const { manifest } = loadManifest(`${dir}/manifest.yaml`);
     let proc: CapabilityProcess;
-    let capability: { tools: Map<string, { args?: { maxBytes?: number; maxValues?: number } }>; limits: { args: { maxBytes: number; maxValues: number } } };
+    let capability: {
+      tools: Map<string, { args?: { maxBytes?: number; maxValues?: number } }>;
+      limits: { args: { maxBytes: number; maxValues: number }; calls: { max: number } };
+    };
     const maxArgsBytes = (tool: string) => capability.tools.get(tool)?.args?.maxBytes ?? capability.limits.args.maxBytes;
     const maxArgsValues = (tool: string) => capability.tools.get(tool)?.args?.maxValues ?? capability.limits.args.maxValues;
     let client: ReturnType<typeof connectCapability>;
@@ -93,6 +103,20 @@ for (const target of targets) {
         await alive();
       }, 60_000);
     }
+
+    it(`answers a burst of ${target.burst.count} calls far past its declared concurrency, each run or refused in words`, async () => {
+      const argsJson = Buffer.from(JSON.stringify(target.burst.args));
+      const answers = await Promise.all(Array.from({ length: target.burst.count }, () => call(target.burst.tool, argsJson)));
+      // Every call is answered (a transport failure would reject): run, or refused in words when the queue is full.
+      const refused = answers.filter((a) => /^the capability is busy: all \d+ call slots are taken/.test(a.error));
+      expect(answers.length - refused.length).toBeGreaterThanOrEqual(capability.limits.calls.max);
+      await alive();
+    }, 120_000);
+
+    it("declares the concurrency its manifest states", () => {
+      if (manifest!.sharing.mode === "shared") expect(capability.limits.calls.max).toBe(manifest!.sharing.max_concurrent);
+      else expect(capability.limits.calls.max).toBeGreaterThanOrEqual(1);
+    });
 
     it("stays under the manifest's memory limit", async () => {
       await alive();

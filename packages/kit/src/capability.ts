@@ -5,7 +5,7 @@ import {
   type ToolHelpers,
 } from "./define.js";
 import { toolJsonSchema } from "./json-schema.js";
-import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { DEFAULT_LIMITS, type LimitOverrides, type Limits } from "./limits.js";
 import type { CapabilityDescription } from "./description.js";
 import { createDiscovery, DEFAULT_DISCOVERY_TOOL, type Discovery, type DiscoverySpec } from "./discovery/dynamic-tools.js";
 
@@ -16,8 +16,11 @@ export interface CapabilitySpec<C extends CredentialSpecs> {
   credentials?: C;
   /** The tools, or a function that receives a `tool` helper typed with this capability's credentials. */
   tools: Record<string, ToolDefinition<C>> | ((helpers: ToolHelpers<C>) => Record<string, ToolDefinition<C>>);
-  /** Overrides of the kit's bounds for this capability. */
-  limits?: Partial<Limits>;
+  /**
+   * Overrides of the kit's bounds for this capability. `calls.max` is the concurrency the capability
+   * declares (for a shared one, the manifest's `sharing.max_concurrent`).
+   */
+  limits?: LimitOverrides;
   /**
    * Readiness check run at start-up (retried until it passes): Healthcheck answers ready only after it
    * resolves. Throw with a message saying what is missing.
@@ -80,7 +83,12 @@ export function defineCapability<C extends CredentialSpecs = Record<never, never
     tools.set(name, def);
   }
   if (tools.size === 0) throw new TypeError("defineCapability: a capability needs at least one tool");
-  const limits = Object.freeze({ ...DEFAULT_LIMITS, ...spec.limits });
+  const limits: Readonly<Limits> = Object.freeze({
+    ...DEFAULT_LIMITS,
+    ...spec.limits,
+    args: Object.freeze({ ...DEFAULT_LIMITS.args, ...spec.limits?.args }),
+    calls: Object.freeze({ ...DEFAULT_LIMITS.calls, ...spec.limits?.calls }),
+  });
   let description: CapabilityDescription | undefined;
   const discoveryTool = spec.discovery ? (spec.discovery.toolName ?? DEFAULT_DISCOVERY_TOOL) : undefined;
   const describeOnce = (): CapabilityDescription => (description ??= describe(spec.id, tools, credentials, discoveryTool));

@@ -4,6 +4,7 @@ import type { HttpClient } from "./egress/http-types.js";
 import type { Egress } from "./runtime/egress.js";
 import type { Limits } from "./limits.js";
 import type { JsonBounds } from "./limits/json-bounds.js";
+import type { CallSlots } from "./limits/work-slots.js";
 import type { Logger } from "./log.js";
 
 /** Selu's tool policies: allow runs at once, ask needs the user's approval, block never runs. */
@@ -39,6 +40,11 @@ export interface ToolContext<C extends CredentialSpecs = CredentialSpecs> {
   readonly artifacts: ArtifactAccess;
   readonly log: Logger;
   readonly limits: Readonly<Limits>;
+  /**
+   * The capability's heavy-work slots (`limits.workSlots`), waited for under this call's signal:
+   * `await ctx.slots.run(() => render(doc), 1)`; a weight above the pool's size takes all of it.
+   */
+  readonly slots: CallSlots;
   /**
    * Outbound HTTP through Selu's egress proxy, with the capability's timeouts, response cap and the SSRF
    * guard. Pass `signal` with every request.

@@ -33,7 +33,9 @@ export type { Discovery, DiscoveryConfig, DiscoverySpec, SystemCredentialName } 
 export type { ArtifactAccess, ArtifactContent, ArtifactRef, AttachmentArg, InputFile } from "./artifacts/access.js";
 export type { AttachmentsOptions } from "./artifacts/attachments.js";
 export type { ArtifactKind, ArtifactStoreOptions, StoredArtifact } from "./artifacts/store.js";
-export type { Limits } from "./limits.js";
+export type { CallLimits, LimitOverrides, Limits } from "./limits.js";
+export type { JsonBounds } from "./limits/json-bounds.js";
+export type { CallSlots, Release } from "./limits/work-slots.js";
 export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from "./log.js";
 export type { InvokeInput, InvokeOptions, InvokeOutcome } from "./runtime/invoke.js";
 export type { RuntimeOptions } from "./runtime/runtime.js";

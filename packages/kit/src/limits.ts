@@ -19,7 +19,27 @@ export interface Limits {
   httpTimeouts: { connectMs: number; headersMs: number; bodyMs: number };
   /** Size and structure of a call's `args_json`, checked before it is parsed; a tool may raise them. */
   args: JsonBounds;
+  /**
+   * Calls run at once (a shared capability's `sharing.max_concurrent`), calls that may wait for one, and
+   * how long; past either a call is refused in words. Whatever arrives, memory stays bounded.
+   */
+  calls: CallLimits;
+  /** Units of heavy work tools may hold at once through `ctx.slots` (renders, merges, sends). */
+  workSlots: number;
 }
+
+/** The kit's admission of Invoke calls. */
+export interface CallLimits {
+  /** Calls running at once. */
+  max: number;
+  /** Calls waiting for a running one to finish; one more is refused at once. */
+  maxWaiting: number;
+  /** How long a call waits before it is refused, in ms (Selu waits 30 s for a shared container's slot). */
+  maxWaitMs: number;
+}
+
+/** What `defineCapability({ limits })` may override; nested bounds may be given in part. */
+export type LimitOverrides = Partial<Omit<Limits, "args" | "calls">> & { args?: Partial<JsonBounds>; calls?: Partial<CallLimits> };
 
 /** gRPC message bound of the Selu orchestrator, each way. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -36,6 +56,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   httpMaxResponseBytes: 5 * 1024 * 1024,
   httpTimeouts: Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 }),
   args: DEFAULT_ARGS_BOUNDS,
+  calls: Object.freeze({ max: 4, maxWaiting: 4, maxWaitMs: 30_000 }),
+  workSlots: 2,
 });
 
 /** Formats a byte count for messages people read ("5 MiB", "512 KiB", "37 bytes"). */

@@ -19,7 +19,7 @@ import { MAX_MESSAGE_BYTES } from "./limits.js";
 import type { EgressSettings } from "./runtime/egress.js";
 import { parseLogLevel, type Logger, type LogLevel } from "./log.js";
 import { Runtime } from "./runtime/runtime.js";
-import { maxRequestBytes } from "./limits/args-bounds.js";
+import { maxRequestBytes, maxStreams } from "./limits/args-bounds.js";
 
 export interface ServeOptions {
   /** Default: $PORT, else 50051 (the port Selu dials). */
@@ -81,7 +81,12 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
     egress: options.egress ?? { proxy: proxyFromEnv(env) },
   });
   const { log } = runtime;
-  const server = new Server({ ...SERVER_OPTIONS, "grpc.max_receive_message_length": maxRequestBytes(capability.tools.values(), capability.limits) });
+  const server = new Server({
+    ...SERVER_OPTIONS,
+    "grpc.max_receive_message_length": maxRequestBytes(capability.tools.values(), capability.limits),
+    // Requests are buffered whole before a handler sees them: bounding streams bounds that memory.
+    "grpc.max_concurrent_streams": maxStreams(capability.limits),
+  });
   let readiness: HealthResponse = { ready: false, message: "starting" };
   const implementation: CapabilityServer = {
     invoke: handleInvoke(runtime),

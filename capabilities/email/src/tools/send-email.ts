@@ -8,7 +8,6 @@ import { MAIL_LIMITS } from "../limits.js";
 import { outgoingAttachments } from "../smtp/attachments.js";
 import { composeBody } from "../smtp/body.js";
 import { deliver, type SentRecord } from "../smtp/deliver.js";
-import type { SendGate } from "../smtp/send-gate.js";
 import type { SentMessages } from "../smtp/sent-messages.js";
 import type { MailTool } from "./shared.js";
 
@@ -38,7 +37,7 @@ const input = z.object({
 });
 
 /** send_email: checks and prepares the message, then delivers it at most once per call (policy ask). */
-export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>, gate: SendGate) =>
+export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
   tool({
     description:
       "Sends an email from the user's account over SMTP: to/cc/bcc, subject, a text, HTML or Markdown " +
@@ -67,7 +66,8 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>, gate: 
         .digest("hex");
 
       const { result, duplicate, sentAt } = await sent.once(key, () =>
-        gate.run(ctx.signal, () => deliver(ctx, { args, body, files, sender, smtp, account, messageId: `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>` })),
+        // One send at a time: a message with 18 MiB of attachments takes ~50 MiB while it is encoded and written.
+        ctx.slots.run(() => deliver(ctx, { args, body, files, sender, smtp, account, messageId: `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>` })),
       );
 
       return {

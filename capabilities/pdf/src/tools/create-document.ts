@@ -5,7 +5,6 @@ import { createDocumentInput, type CreateDocumentArgs } from "../document/schema
 import { CREATE_ARGS_BOUNDS, PDF_LIMITS } from "../limits.js";
 import { fonts } from "../render/fonts.js";
 import { renderDocument } from "../render/render-document.js";
-import { workSlots } from "../work-slots.js";
 
 /** create_pdf_document: the document model in, one PDF artifact out. */
 export const createPdfDocument = tool({
@@ -23,8 +22,7 @@ export const createPdfDocument = tool({
   async run(args, ctx) {
     const prepared = prepareDocument(args, fonts());
     // The slot is taken before the images are loaded: waiting calls then hold their arguments only.
-    const release = await workSlots.acquire(ctx.signal);
-    const { bytes, pages } = await loadAndRender(prepared, args, ctx).finally(release);
+    const { bytes, pages } = await ctx.slots.run(() => loadAndRender(prepared, args, ctx), 1);
     const filename = args.filename ?? filenameFrom(args.title);
     const artifact = await ctx.artifacts.put(bytes, { filename, mimeType: "application/pdf" });
     return { ok: true, artifact, pages, size_bytes: bytes.length };

@@ -40,3 +40,14 @@ export function maxRequestBytes(tools: Iterable<ToolDefinition<never>>, limits: 
   for (const def of tools) largest = Math.max(largest, argsBounds(def, limits).maxBytes);
   return Math.min(MAX_MESSAGE_BYTES, largest + CONFIG_BOUNDS.maxBytes + 64 * 1024);
 }
+
+/** Room for uploads, downloads and health checks beside the calls, per connection. */
+const TRANSFER_STREAMS = 2;
+
+/**
+ * HTTP/2 streams one connection may hold open: the calls that run and wait, and room for transfers.
+ * A client past it waits for a stream (HTTP/2 flow control) instead of having its request buffered.
+ */
+export function maxStreams(limits: Readonly<Limits>): number {
+  return limits.calls.max + limits.calls.maxWaiting + TRANSFER_STREAMS;
+}

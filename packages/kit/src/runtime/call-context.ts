@@ -1,6 +1,7 @@
 import { createArtifactAccess, type ArtifactAccess } from "../artifacts/access.js";
 import type { ToolContext, ToolDefinition } from "../define.js";
 import type { Limits } from "../limits.js";
+import { callSlots, type CallSlots } from "../limits/work-slots.js";
 import type { Logger } from "../log.js";
 import type { InvokeInput, InvokeOptions } from "./invoke.js";
 import type { Runtime } from "./runtime.js";
@@ -60,6 +61,10 @@ export class CallContext implements ToolContext {
 
   get artifacts(): ArtifactAccess {
     return (this.#artifacts ??= createArtifactAccess(this.#runtime.store, this.signal));
+  }
+
+  get slots(): CallSlots {
+    return callSlots(this.#runtime.slots, this.signal);
   }
 
   get log(): Logger {

@@ -13,6 +13,7 @@ import { Runtime } from "./runtime.js";
 const seen: { aborted?: boolean } = {};
 const capability = defineCapability({
   id: "calls",
+  limits: { calls: { max: 32 } },
   tools: {
     sync: tool({ description: "answers at once", input: z.object({ n: z.number() }), policy: "allow", run: ({ n }) => ({ n }) }),
     sync_reads_signal: tool({

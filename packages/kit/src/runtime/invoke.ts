@@ -52,6 +52,42 @@ export function invokeTool(runtime: Runtime, input: InvokeInput, options: Invoke
  * call turns out to need one, so a caller may make it a lazy getter.
  */
 export function invokeNow(runtime: Runtime, input: InvokeInput, options: InvokeOptions): InvokeOutcome | Promise<InvokeOutcome> {
+  // The capability's declared concurrency (issue 10 item 7): a free slot is taken synchronously.
+  const release = runtime.calls.tryAcquire();
+  if (!release) return runtime.track(admitted(runtime, input, options));
+  const outcome = invokeAdmitted(runtime, input, options);
+  if (outcome instanceof Promise) return outcome.finally(release);
+  release();
+  return outcome;
+}
+
+/** A call that found every slot taken: waits its turn (bounded in count and time), or is refused. */
+async function admitted(runtime: Runtime, input: InvokeInput, options: InvokeOptions): Promise<InvokeOutcome> {
+  const started = performance.now();
+  const waiting = new AbortController();
+  const outer = [options.signal, runtime.shutdownSignal].filter((s) => s !== undefined);
+  const onAbort = (event: Event) => waiting.abort((event.target as AbortSignal).reason);
+  for (const signal of outer) {
+    if (signal.aborted) waiting.abort(signal.reason);
+    else signal.addEventListener("abort", onAbort, { once: true });
+  }
+  let release: () => void;
+  try {
+    release = await runtime.calls.acquire(waiting.signal);
+  } catch (err) {
+    const aborted = waiting.signal.aborted ? { reason: waiting.signal.reason } : undefined;
+    return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, aborted));
+  } finally {
+    for (const signal of outer) signal.removeEventListener("abort", onAbort);
+  }
+  try {
+    return await invokeAdmitted(runtime, input, options);
+  } finally {
+    release();
+  }
+}
+
+function invokeAdmitted(runtime: Runtime, input: InvokeInput, options: InvokeOptions): InvokeOutcome | Promise<InvokeOutcome> {
   const started = performance.now();
   const { capability } = runtime;
   if (capability.discovery) {

@@ -2,6 +2,7 @@ import { ArtifactStore } from "../artifacts/store.js";
 import type { Capability } from "../capability.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
 import { Egress, type EgressSettings } from "./egress.js";
+import { WorkSlots } from "../limits/work-slots.js";
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -19,6 +20,10 @@ export class Runtime {
   readonly store: ArtifactStore;
   readonly log: Logger;
   readonly egress: Egress;
+  /** Admission of Invoke calls: `limits.calls`. */
+  readonly calls: WorkSlots;
+  /** The heavy-work slots tools share through `ctx.slots`. */
+  readonly slots: WorkSlots;
   /** Whether the capability declares any credential (else config_json needs no reading per call). */
   readonly hasCredentials: boolean;
   /** Whether debug records can be written (a caller's own logger decides for itself, so: yes). */
@@ -42,6 +47,9 @@ export class Runtime {
     this.hasCredentials = Object.keys(capability.credentials).length > 0;
     this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.egress = new Egress(options.egress ?? {}, capability.limits);
+    const { calls } = capability.limits;
+    this.calls = new WorkSlots({ size: calls.max, maxWaiting: calls.maxWaiting, maxWaitMs: calls.maxWaitMs, label: "call slots" });
+    this.slots = new WorkSlots({ size: capability.limits.workSlots, label: "work slots" });
   }
 
   /** Aborted when the server starts shutting down past its grace period. */
