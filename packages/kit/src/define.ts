@@ -5,6 +5,7 @@ import type { Egress } from "./runtime/egress.js";
 import type { Limits } from "./limits.js";
 import type { JsonBounds } from "./limits/json-bounds.js";
 import type { CallSlots } from "./limits/work-slots.js";
+import type { FitResult } from "./limits/result-bound.js";
 import type { Logger } from "./log.js";
 
 /** Selu's tool policies: allow runs at once, ask needs the user's approval, block never runs. */
@@ -76,6 +77,11 @@ export interface ToolSpec<I extends InputSchema, R extends ToolResult, C extends
   /** Raises (or lowers) the capability's bounds on this tool's `args_json`; size them from the schema's own limits. */
   args?: Partial<JsonBounds>;
   /**
+   * How this tool shortens a result over Selu's 49,152-byte bound (e.g. `shortenString("body")`).
+   * Without it, such a result is refused as a bug of the tool, never sent.
+   */
+  fit?: FitResult<NoInfer<R>>;
+  /**
    * Credentials this tool needs; calls fail early with a clear error when one is missing.
    * Default: every credential declared `required`.
    */
@@ -91,6 +97,7 @@ export interface ToolDefinition<C extends CredentialSpecs = CredentialSpecs> {
   readonly terminalOnSuccess: boolean;
   readonly timeoutMs: number | undefined;
   readonly args: Partial<JsonBounds> | undefined;
+  readonly fit: FitResult | undefined;
   readonly needs: readonly string[] | undefined;
   run(args: unknown, ctx: ToolContext<C>): ToolOutput<ToolResult>;
 }
@@ -113,6 +120,7 @@ export function tool<I extends InputSchema, R extends ToolResult, C extends Cred
     terminalOnSuccess: spec.terminalOnSuccess ?? false,
     timeoutMs: spec.timeoutMs,
     args: spec.args,
+    fit: spec.fit as FitResult | undefined,
     needs: spec.needs,
     run: spec.run as ToolDefinition<C>["run"],
   };

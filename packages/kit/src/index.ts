@@ -8,6 +8,7 @@ export { ToolError, isAbortError } from "./errors.js";
 export { DEFAULT_DISCOVERY_TOOL } from "./discovery/dynamic-tools.js";
 export { advertiseAs, toolJsonSchema } from "./json-schema.js";
 export { ARTIFACT_CHUNK_BYTES, DEFAULT_LIMITS, MAX_MESSAGE_BYTES, formatBytes } from "./limits.js";
+export { MAX_RESULT_BYTES, SHORTENED_MARKER, cutToJsonBytes, itemsWithin, jsonBytes, shortenString } from "./limits/result-bound.js";
 export { createJsonLogger, parseLogLevel, silentLogger } from "./log.js";
 export { invokeTool } from "./runtime/invoke.js";
 export { Runtime, ShutdownError } from "./runtime/runtime.js";
@@ -36,6 +37,7 @@ export type { ArtifactKind, ArtifactStoreOptions, StoredArtifact } from "./artif
 export type { CallLimits, LimitOverrides, Limits } from "./limits.js";
 export type { JsonBounds } from "./limits/json-bounds.js";
 export type { CallSlots, Release } from "./limits/work-slots.js";
+export type { FitResult } from "./limits/result-bound.js";
 export type { JsonLoggerOptions, LogFields, Logger, LogLevel } from "./log.js";
 export type { InvokeInput, InvokeOptions, InvokeOutcome } from "./runtime/invoke.js";
 export type { RuntimeOptions } from "./runtime/runtime.js";

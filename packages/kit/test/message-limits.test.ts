@@ -43,9 +43,22 @@ describe("16 MiB message bound", () => {
     expect(res.error).toBe("config_json is 300.0 KiB, over the 256 KiB keyed accepts; check the credential values set for this capability in Selu's settings");
   });
 
-  it("sends a result just under 16 MiB", async () => {
-    const result = await call(h.client, "big_result", { bytes: 16 * MiB - 2048 });
-    expect(result.filler.length).toBe(16 * MiB - 2048);
+  it("sends a result of exactly 49,152 bytes, Selu's bound", async () => {
+    const result = await call(h.client, "big_result", { bytes: 49_152 - '{"filler":""}'.length });
+    expect(JSON.stringify(result).length).toBe(49_152);
+  });
+
+  it("refuses a result one byte over Selu's bound as a bug of the tool, and logs its reference", async () => {
+    const res = await invoke(h.client, { tool: "big_result", args: { bytes: 49_153 - '{"filler":""}'.length } });
+    expect(res.error).toMatch(/^big_result made a result of 49,153 bytes, over the 49,152 bytes Selu accepts; this is a bug in the capability, not in your request \(reference [0-9a-f]{8}\)/);
+    expect(res.resultJson.byteLength).toBe(0);
+  });
+
+  it("shortens a result over the bound with the tool's declared strategy, never splitting a character", async () => {
+    const result = await call(h.client, "long_text", { chars: 40_000 });
+    expect(Buffer.byteLength(JSON.stringify(result))).toBeLessThanOrEqual(49_152);
+    expect(result.shortened).toBe(true);
+    expect(result.text).toMatch(/^(ж)+\n\[… shortened to fit the result limit\]$/);
   });
 
   it("keeps serving after a rejected oversized message", async () => {

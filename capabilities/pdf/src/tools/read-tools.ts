@@ -2,7 +2,7 @@ import { attachments, tool } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { pdfFilename } from "../document/schema.js";
 import { PDF_LIMITS as L } from "../limits.js";
-import { extractText } from "../read/extract-text.js";
+import { extractText, fitExtract } from "../read/extract-text.js";
 import { mergePdfs, type MergeInput } from "../read/merge.js";
 import { PAGE_RANGES_HELP, PAGE_RANGES_PATTERN } from "../read/page-ranges.js";
 import { readPdfAttachment } from "../read/pdf-input.js";
@@ -27,6 +27,7 @@ export const extractPdfText = tool({
       .describe(`Stop after this many characters in all (default ${L.defaultExtractChars}); truncated is true when it cut the text`),
   }),
   policy: "allow",
+  fit: fitExtract,
   async run(args, ctx) {
     const inputs = args.attachments.map((a, i) => readPdfAttachment(a, i, ctx));
     // Holds whole PDFs parsed in memory: it takes every work slot.

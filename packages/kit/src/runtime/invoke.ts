@@ -3,10 +3,10 @@ import { neededCredentials } from "../capability.js";
 import type { ToolContext, ToolDefinition, ToolResult } from "../define.js";
 import { CallContext, TimeoutError } from "./call-context.js";
 import { ToolError } from "../errors.js";
-import { MAX_MESSAGE_BYTES } from "../limits.js";
 import { formatIssues } from "../validation.js";
 import { argsBounds, CONFIG_ADVICE, CONFIG_BOUNDS } from "../limits/args-bounds.js";
 import { checkJsonBounds } from "../limits/json-bounds.js";
+import { serializeWithin } from "../limits/result-bound.js";
 import { readCredentials } from "./credentials.js";
 import { parseJsonObject } from "./parse-json.js";
 import { ShutdownError, type Runtime } from "./runtime.js";
@@ -32,10 +32,6 @@ export interface InvokeOptions {
 
 // Keys the orchestrator strips before dispatch; stripped here too for other clients.
 const APPROVAL_KEYS = ["_approval_message", "_approval_message_i18n"];
-// Selu truncates results longer than about this in the model's context.
-const RESULT_WARN_BYTES = 48 * 1024;
-// Room for the response's own framing within the 16 MiB message bound.
-const MAX_RESULT_BYTES = MAX_MESSAGE_BYTES - 1024;
 
 /**
  * Runs one tool call: parses and validates, runs the handler under its signal and timeout, and turns
@@ -117,9 +113,9 @@ function invokeAdmitted(runtime: Runtime, input: InvokeInput, options: InvokeOpt
     return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, scope?.abortReason));
   }
   // A handler that answered synchronously can't be cancelled or time out: no signal was ever needed.
-  if (output instanceof Promise) return runtime.track(settle(runtime, input, scope, output, started));
+  if (output instanceof Promise) return runtime.track(settle(runtime, def, input, scope, output, started));
   try {
-    return succeed(runtime, input, output, started);
+    return succeed(runtime, def, input, output, started);
   } catch (err) {
     return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, undefined));
   } finally {
@@ -127,9 +123,9 @@ function invokeAdmitted(runtime: Runtime, input: InvokeInput, options: InvokeOpt
   }
 }
 
-async function settle(runtime: Runtime, input: InvokeInput, scope: CallContext, output: Promise<unknown>, started: number): Promise<InvokeOutcome> {
+async function settle(runtime: Runtime, def: ToolDefinition, input: InvokeInput, scope: CallContext, output: Promise<unknown>, started: number): Promise<InvokeOutcome> {
   try {
-    return succeed(runtime, input, await untilAborted(output, scope.signal), started);
+    return succeed(runtime, def, input, await untilAborted(output, scope.signal), started);
   } catch (err) {
     return fail(runtime, input, started, errorMessage(runtime, input.toolName, err, scope.abortReason));
   } finally {
@@ -137,11 +133,8 @@ async function settle(runtime: Runtime, input: InvokeInput, scope: CallContext, 
   }
 }
 
-function succeed(runtime: Runtime, input: InvokeInput, result: unknown, started: number): InvokeOutcome {
-  const resultJson = serialize(input.toolName, result);
-  if (resultJson.byteLength > RESULT_WARN_BYTES) {
-    runtime.log.warn("large tool result: Selu truncates it in the model's context", { tool: input.toolName, bytes: resultJson.byteLength });
-  }
+function succeed(runtime: Runtime, def: ToolDefinition, input: InvokeInput, result: unknown, started: number): InvokeOutcome {
+  const resultJson = serialize(runtime, def, input.toolName, result);
   if (runtime.debug) runtime.log.debug("tool call", { tool: input.toolName, ms: elapsed(started), outcome: "ok" });
   return { ok: true, resultJson };
 }
@@ -196,15 +189,16 @@ async function drain(output: AsyncGenerator<unknown, unknown, void>, signal: Abo
   }
 }
 
-function serialize(toolName: string, result: unknown): Buffer {
+function serialize(runtime: Runtime, def: ToolDefinition, toolName: string, result: unknown): Buffer {
   if (result === null || typeof result !== "object" || Array.isArray(result)) {
     throw new Error(`tool ${toolName} returned ${Array.isArray(result) ? "an array" : typeof result}, not a JSON object`);
   }
-  const json = Buffer.from(JSON.stringify(result as ToolResult), "utf8");
-  if (json.byteLength > MAX_RESULT_BYTES) {
-    throw new ToolError(`the result of ${toolName} is too large to send (over 16 MiB); return large content as an artifact`);
-  }
-  return json;
+  // Selu cuts results past 49,152 bytes and panics when the cut splits a character (issue 12).
+  return serializeWithin(toolName, result as ToolResult, def.fit, () => {
+    const ref = randomBytes(4).toString("hex");
+    runtime.log.error("tool result over Selu's 49,152-byte bound: a bug in the tool", { tool: toolName, ref });
+    return ref;
+  });
 }
 
 function errorMessage(runtime: Runtime, toolName: string, err: unknown, aborted: { reason: unknown } | undefined): string {
