@@ -7,6 +7,7 @@ import { formatIssues } from "../validation.js";
 import { argsBounds, CONFIG_ADVICE, CONFIG_BOUNDS } from "../limits/args-bounds.js";
 import { checkJsonBounds } from "../limits/json-bounds.js";
 import { serializeWithin } from "../limits/result-bound.js";
+import { dropOptionalNulls } from "../json/optional-nulls.js";
 import { readCredentials } from "./credentials.js";
 import { parseJsonObject } from "./parse-json.js";
 import { ShutdownError, type Runtime } from "./runtime.js";
@@ -165,6 +166,7 @@ function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): u
   checkJsonBounds(input.argsJson, argsBounds(def, runtime.capability.limits), "args_json", input.toolName);
   const raw = parseJsonObject(input.argsJson, "args_json");
   for (const key of APPROVAL_KEYS) delete raw[key];
+  dropOptionalNulls(def.input, raw);
   const parsed = def.input.safeParse(raw);
   if (parsed.success) return parsed.data;
   const known = Object.keys(def.input.shape);
