@@ -1,5 +1,6 @@
 import { cutToJsonBytes, itemsWithin, jsonBytes, ToolError, type ToolResult } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
+import { installNoCanvas } from "./no-canvas.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { encryptedError, type PdfInput } from "./pdf-input.js";
 
@@ -23,21 +24,10 @@ type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjs: Promise<PdfJs> | undefined;
 
 // pdf.js is large: load it on the first extraction only, so a process that only creates PDFs never pays for it.
-const loadPdfJs = () => (pdfjs ??= importQuietly());
-
-/**
- * At import pdf.js tries @napi-rs/canvas (left out on purpose, see pnpm-workspace.yaml: we only read text)
- * and prints a warning about it with console.warn: noise in the logs for something we meant.
- */
-async function importQuietly(): Promise<PdfJs> {
-  const warn = console.warn;
-  console.warn = () => {};
-  try {
-    return await import("pdfjs-dist/legacy/build/pdf.mjs");
-  } finally {
-    console.warn = warn;
-  }
-}
+const loadPdfJs = () => {
+  installNoCanvas();
+  return (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
+};
 
 /**
  * Extracts the text of the given pages of each PDF with pdf.js (lines as the PDF's text items end them),
