@@ -17,16 +17,21 @@ export function dropOptionalNulls(schema: z.core.$ZodType, value: unknown): void
   if (!object) return;
   const d = def(object);
   if (d.type === "array") {
-    if (Array.isArray(value)) for (const item of value) dropOptionalNulls(d.element!, item);
+    // Arrays of strings or numbers hold no optional fields: skip them without a look at each item.
+    if (Array.isArray(value) && core(d.element!)) for (const item of value) dropOptionalNulls(d.element!, item);
     return;
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) return;
   const record = value as Record<string, unknown>;
-  for (const [key, field] of Object.entries(d.shape!)) {
+  const shape = d.shape!;
+  for (const key in record) {
     const v = record[key];
+    if (v !== null && typeof v !== "object") continue;
+    const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
+    if (!field) continue;
     if (v === null) {
       if (isOptional(field) && !acceptsNull(field)) delete record[key];
-    } else if (typeof v === "object" && v !== undefined) dropOptionalNulls(field, v);
+    } else dropOptionalNulls(field, v);
   }
 }
 

@@ -44,10 +44,21 @@ export class WorkSlots {
 
   /** Takes `weight` units at once if they are free and nobody waits; else undefined (no promise, no timer). */
   tryAcquire(weight = 1): Release | undefined {
+    return this.tryTake(weight) ? this.#releaser(Math.min(weight, this.size)) : undefined;
+  }
+
+  /** `tryAcquire` without a release function, for the per-call hot path: give the units back with `give`. */
+  tryTake(weight = 1): boolean {
     const need = Math.min(weight, this.size);
-    if (this.#waiting.length > 0 || this.#busy + need > this.size) return undefined;
+    if (this.#waiting.length > 0 || this.#busy + need > this.size) return false;
     this.#busy += need;
-    return this.#releaser(need);
+    return true;
+  }
+
+  /** Gives back units taken with `tryTake`. */
+  give(weight = 1): void {
+    this.#busy -= Math.min(weight, this.size);
+    this.#grant();
   }
 
   /**

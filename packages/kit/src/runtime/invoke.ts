@@ -50,11 +50,11 @@ export function invokeTool(runtime: Runtime, input: InvokeInput, options: Invoke
  */
 export function invokeNow(runtime: Runtime, input: InvokeInput, options: InvokeOptions): InvokeOutcome | Promise<InvokeOutcome> {
   // The capability's declared concurrency (issue 10 item 7): a free slot is taken synchronously.
-  const release = runtime.calls.tryAcquire();
-  if (!release) return runtime.track(admitted(runtime, input, options));
+  const { calls } = runtime;
+  if (!calls.tryTake()) return runtime.track(admitted(runtime, input, options));
   const outcome = invokeAdmitted(runtime, input, options);
-  if (outcome instanceof Promise) return outcome.finally(release);
-  release();
+  if (outcome instanceof Promise) return outcome.finally(() => calls.give());
+  calls.give();
   return outcome;
 }
 
