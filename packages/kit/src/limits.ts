@@ -56,7 +56,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   httpMaxResponseBytes: 5 * 1024 * 1024,
   httpTimeouts: Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 }),
   args: DEFAULT_ARGS_BOUNDS,
-  calls: Object.freeze({ max: 4, maxWaiting: 4, maxWaitMs: 30_000 }),
+  calls: Object.freeze({ max: 4, maxWaiting: 16, maxWaitMs: 30_000 }),
   workSlots: 2,
 });
 
