@@ -4,8 +4,9 @@
 #   poppler-utils  independent PDF reader (pdftotext, pdfinfo, pdfimages, pdftoppm) for the pdf tests
 #   qpdf           independent PDF structure check for the pdf tests
 #   dovecot-imapd  a real IMAP server for the email tests
+#   zip, unzip     Info-ZIP, an independent ZIP writer and checker for the file-manager tests
 set -euo pipefail
-packages=(bubblewrap poppler-utils qpdf dovecot-imapd)
+packages=(bubblewrap poppler-utils qpdf dovecot-imapd zip unzip)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 [ ${#missing[@]} -eq 0 ] && exit 0

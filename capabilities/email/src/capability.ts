@@ -1,7 +1,6 @@
 import { defineCapability } from "@selu-catalogue/kit";
 import { credentials } from "./credentials.js";
 import { MAIL_LIMITS } from "./limits.js";
-import { SendGate } from "./smtp/send-gate.js";
 import { SentMessages } from "./smtp/sent-messages.js";
 import { getAttachment } from "./tools/get-attachment.js";
 import { getMessage } from "./tools/get-message.js";
@@ -21,9 +20,12 @@ export default defineCapability({
     maxArtifactBytes: MAIL_LIMITS.maxAttachmentBytes,
     // Room for one message's worth of attachments in and a few fetched ones out.
     artifactBudgetBytes: 48 * 1024 * 1024,
+    calls: { max: MAIL_LIMITS.concurrentCalls, maxWaiting: MAIL_LIMITS.concurrentCalls },
+    // ctx.slots: one send at a time (send_email is the only tool that takes them).
+    workSlots: MAIL_LIMITS.concurrentSends,
   },
   tools: ({ tool }) => ({
-    send_email: sendEmail(tool, new SentMessages<SentRecord>({ windowMs: MAIL_LIMITS.resendWindowMs }), new SendGate(MAIL_LIMITS.concurrentSends)),
+    send_email: sendEmail(tool, new SentMessages<SentRecord>({ windowMs: MAIL_LIMITS.resendWindowMs }), ),
     list_mailboxes: listMailboxes(tool),
     list_messages: listMessages(tool),
     get_message: getMessage(tool),

@@ -6,6 +6,8 @@ export const MAIL_LIMITS = {
   maxTotalAttachmentBytes: 18 * 1024 * 1024,
   maxAttachments: 20,
   maxRecipients: 100,
+  /** Calls at once in the (exclusive) container; 4 more wait up to 30 s, past that a call is refused. */
+  concurrentCalls: 4,
   /** Messages sent at once per container; more wait (a full-size message needs ~50 MiB while sent). */
   concurrentSends: 1,
   /** Connecting through the proxy, TLS and the server greeting, ms. */

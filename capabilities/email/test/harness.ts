@@ -117,7 +117,7 @@ export async function invokeDirect(world: MailWorld, tool: string, args: unknown
       sessionId: "direct", capabilityId: "email", threadId: "",
     };
     const res = await invokeCapability(client, request, { deadlineMs: options.deadlineMs ?? 30_000 });
-    return { error: res.error, result: res.error ? undefined : (JSON.parse(res.resultJson.toString()) as unknown) };
+    return { error: res.error, result: res.error ? undefined : (JSON.parse(res.resultJson.toString()) as unknown), resultJson: res.resultJson };
   } finally {
     client.close();
   }

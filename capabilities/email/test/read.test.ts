@@ -143,6 +143,18 @@ describe("get_message and get_attachment", () => {
     expect(message.body).toContain("Viele Grüße hier [https://example.de/x]");
   });
 
+  it("cuts a body of 40,000 non-ASCII characters to fit Selu's 49,152-byte result bound, never inside a character", async () => {
+    await world.imap.deliver({ message: { from: "news@example.com", to: USER, subject: "Длинное письмо", text: "Привет мир ".repeat(3_700) } });
+    const uid = await uidOf("Длинное письмо");
+    const { error, resultJson } = await invokeDirect(world, "get_message", { uid, max_body_chars: 40_000 });
+    expect(error).toBe("");
+    expect(resultJson.byteLength).toBeLessThanOrEqual(49_152);
+    const result = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(resultJson));
+    expect(result.body_truncated).toBe(true);
+    expect(result.body).toMatch(/^(Привет мир )+[^\n]*\n\[… shortened to fit the result limit\]$/);
+    await call("move_messages", { uids: [uid], destination: "Trash" });
+  });
+
   it("cuts a long body at max_body_chars and says so", async () => {
     await world.imap.deliver({ message: { from: "news@example.com", to: USER, subject: "Long newsletter", text: "word ".repeat(6_000) } });
     const uid = await uidOf("Long newsletter");

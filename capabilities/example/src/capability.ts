@@ -5,6 +5,10 @@ import { z } from "zod";
 /** The example capability: the smallest tour of the kit (a result, an output artifact, input artifacts). */
 export default defineCapability({
   id: "example",
+  // The manifest's sharing.max_concurrent; 4 more calls wait up to 30 s, past that a call is refused.
+  // 8 MiB of artifacts: with 8 calls of 1 MB each in flight and V8 freeing buffers lazily, the kit's
+  // default 16 MiB brought a burst of 500 calls to ~133 of the container's 128 MB.
+  limits: { calls: { max: 8, maxWaiting: 4 }, artifactBudgetBytes: 8 * 1024 * 1024 },
   tools: {
     echo: tool({
       description: "Repeats the given text back. Use it to check that the capability answers.",

@@ -1,5 +1,6 @@
 import { defineCapability } from "@selu-catalogue/kit";
 import { missingGlyphs } from "./document/glyph-coverage.js";
+import { PDF_LIMITS } from "./limits.js";
 import { fonts } from "./render/fonts.js";
 import { createPdfDocument } from "./tools/create-document.js";
 import { extractPdfText, mergePdfsTool } from "./tools/read-tools.js";
@@ -7,6 +8,7 @@ import { extractPdfText, mergePdfsTool } from "./tools/read-tools.js";
 /** The pdf capability: create documents people would send, read their text, merge them. */
 export default defineCapability({
   id: "pdf",
+  limits: { calls: { max: PDF_LIMITS.maxConcurrent, maxWaiting: PDF_LIMITS.maxConcurrent }, workSlots: PDF_LIMITS.workSlots },
   tools: {
     create_pdf_document: createPdfDocument,
     extract_pdf_text: extractPdfText,

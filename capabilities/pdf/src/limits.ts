@@ -38,6 +38,23 @@ export const PDF_LIMITS = {
   /** Characters extract_pdf_text returns by default and at most (Selu truncates results past ~48 KiB). */
   defaultExtractChars: 20_000,
   maxExtractChars: 40_000,
+  /**
+   * Heavy work at once (the kit's ctx.slots): two renders, or one merge or extraction, which hold whole
+   * PDFs parsed in memory. It is CPU-bound on one thread: more at once adds memory, not speed.
+   */
+  workSlots: 2,
+  /** Calls at once: the manifest's sharing.max_concurrent; more wait (4 at most, 30 s), then are refused. */
+  maxConcurrent: 4,
   /** Bytes of extracted text as JSON (UTF-8, escapes included): Greek or Cyrillic take two bytes a letter. */
   maxExtractJsonBytes: 40_000,
+} as const;
+
+/**
+ * Bounds on create_pdf_document's `args_json`, from the limits above: every section full of small blocks
+ * (about three values each) plus one table at its largest; text up to the document's characters at three
+ * UTF-8 bytes each, plus the JSON around it. The kit's defaults (10,000 values) are too few for that.
+ */
+export const CREATE_ARGS_BOUNDS = {
+  maxValues: PDF_LIMITS.maxSections * PDF_LIMITS.maxBlocksPerSection * 3 + PDF_LIMITS.maxTableRows * (PDF_LIMITS.maxTableColumns + 1),
+  maxBytes: PDF_LIMITS.maxDocumentChars * 3 + 2 * 1024 * 1024,
 } as const;

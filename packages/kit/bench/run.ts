@@ -121,6 +121,14 @@ async function warmUp(client: CapabilityClient): Promise<void> {
   for (let i = 0; i < 3; i++) await upload(client, payload);
 }
 
+const GROWTH_CALLS = 10_000;
+
+/** RSS after GROWTH_CALLS echo calls, 64 at a time. */
+async function rssAfterCalls(child: ServerChild, client: CapabilityClient): Promise<number> {
+  await throughput(client, echo, 64, 120_000, GROWTH_CALLS);
+  return (await child.report()).rss;
+}
+
 async function round(child: ServerChild, client: CapabilityClient): Promise<Round> {
   const latencyUs = await latency(client, echo, P.latencyCalls, 10_000);
   const c1 = await callRate(child, client, 1);
@@ -144,7 +152,14 @@ async function main(): Promise<void> {
   }
   await new Promise((r) => setTimeout(r, P.idleSettleMs));
   for (const kind of KINDS) servers[kind].idle = await servers[kind].child.report();
+  // Issue 10 item 8: how RSS grows over 10,000 calls from a cold start, and again once warm.
+  const growth = {} as Record<ServerKind, { cold: number; warm: number }>;
+  for (const kind of KINDS) growth[kind] = { cold: (await rssAfterCalls(servers[kind].child, servers[kind].client)) / servers[kind].idle.rss, warm: 0 };
   for (const kind of KINDS) await warmUp(servers[kind].client);
+  for (const kind of KINDS) {
+    const before = (await servers[kind].child.report()).rss;
+    growth[kind].warm = (await rssAfterCalls(servers[kind].child, servers[kind].client)) / before;
+  }
 
   const rounds: Record<ServerKind, Round[]> = { kit: [], bare: [] };
   const ownCpu = async () => {
@@ -179,6 +194,8 @@ async function main(): Promise<void> {
       spawnToReadySamplesMs: spawnMs[kind].map((x) => Math.round(x * 10) / 10),
       idleRssMiB: servers[kind].idle.rss / MiB,
       idleRssAnonMiB: servers[kind].idle.rssAnon / MiB,
+      rssGrowthCold: growth[kind].cold,
+      rssGrowthWarm: growth[kind].warm,
       p50Us: percentile(latencyUs, 0.5),
       p99Us: percentile(latencyUs, 0.99),
       latencySamples: latencyUs.length,
@@ -209,6 +226,8 @@ async function main(): Promise<void> {
     ["spawn to ready, median (ms)", "spawnToReadyMs", atMost(1.5)],
     ["idle RSS after ready (MiB)", "idleRssMiB", undefined],
     ["idle RssAnon after ready (MiB)", "idleRssAnonMiB", undefined],
+    ["RSS after 10,000 calls from cold ÷ idle RSS", "rssGrowthCold", undefined],
+    ["RSS after 10,000 warm calls ÷ RSS before them", "rssGrowthWarm", undefined],
     ["invoke p50, sequential (µs)", "p50Us", undefined],
     ["invoke p99, sequential (µs)", "p99Us", undefined],
     ["calls/s, concurrency 1", "callsPerSecondC1", atLeast(0.9)],

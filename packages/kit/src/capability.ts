@@ -1,8 +1,9 @@
 import { tool, type ToolDefinition, type ToolHelpers } from "./tool.js";
 import type { CredentialSpecs } from "./tool-context.js";
 import { toolJsonSchema } from "./json-schema.js";
-import { DEFAULT_LIMITS, type Limits } from "./limits.js";
+import { DEFAULT_LIMITS, type LimitOverrides, type Limits } from "./limits.js";
 import type { CapabilityDescription } from "./description.js";
+import { createDiscovery, DEFAULT_DISCOVERY_TOOL, type Discovery, type DiscoverySpec } from "./discovery/dynamic-tools.js";
 
 export interface CapabilitySpec<C extends CredentialSpecs> {
   /** The manifest id: lowercase letters, digits and hyphens (it prefixes tool names and names containers). */
@@ -11,13 +12,21 @@ export interface CapabilitySpec<C extends CredentialSpecs> {
   credentials?: C;
   /** The tools, or a function that receives a `tool` helper typed with this capability's credentials. */
   tools: Record<string, ToolDefinition<C>> | ((helpers: ToolHelpers<C>) => Record<string, ToolDefinition<C>>);
-  /** Overrides of the kit's bounds for this capability. */
-  limits?: Partial<Limits>;
+  /**
+   * Overrides of the kit's bounds for this capability. `calls.max` is the concurrency the capability
+   * declares (for a shared one, the manifest's `sharing.max_concurrent`).
+   */
+  limits?: LimitOverrides;
   /**
    * Readiness check run at start-up (retried until it passes): Healthcheck answers ready only after it
    * resolves. Throw with a message saying what is missing.
    */
   ready?: () => Promise<void> | void;
+  /**
+   * Makes the tool set dynamic (manifest `tool_source: dynamic`): which tools the configuration offers.
+   * The kit answers Selu's discovery call and refuses the tools not offered. See `DiscoverySpec`.
+   */
+  discovery?: DiscoverySpec<C>;
 }
 
 /** A defined capability: data the server, the manifest tooling and tests read. */
@@ -27,6 +36,8 @@ export interface Capability<C extends CredentialSpecs = CredentialSpecs> {
   readonly tools: ReadonlyMap<string, ToolDefinition<C>>;
   readonly limits: Readonly<Limits>;
   readonly ready: (() => Promise<void> | void) | undefined;
+  /** Set when the tool set is dynamic: answers discovery and refuses tools not offered. */
+  readonly discovery: Discovery | undefined;
   /** Tools and credentials in the manifest's shape, JSON Schemas converted once and cached. */
   describe(): CapabilityDescription;
 }
@@ -68,21 +79,32 @@ export function defineCapability<C extends CredentialSpecs = Record<never, never
     tools.set(name, def);
   }
   if (tools.size === 0) throw new TypeError("defineCapability: a capability needs at least one tool");
-  const limits = Object.freeze({ ...DEFAULT_LIMITS, ...spec.limits });
+  const limits: Readonly<Limits> = Object.freeze({
+    ...DEFAULT_LIMITS,
+    ...spec.limits,
+    args: Object.freeze({ ...DEFAULT_LIMITS.args, ...spec.limits?.args }),
+    calls: Object.freeze({ ...DEFAULT_LIMITS.calls, ...spec.limits?.calls }),
+  });
   let description: CapabilityDescription | undefined;
+  const discoveryTool = spec.discovery ? (spec.discovery.toolName ?? DEFAULT_DISCOVERY_TOOL) : undefined;
+  const describeOnce = (): CapabilityDescription => (description ??= describe(spec.id, tools, credentials, discoveryTool));
+  const discovery = spec.discovery ? createDiscovery(spec.discovery, tools, credentials, () => describeOnce().tools) : undefined;
   return {
     id: spec.id,
     credentials,
     tools,
     limits,
     ready: spec.ready,
-    describe: () => (description ??= describe(spec.id, tools, credentials)),
+    discovery,
+    describe: describeOnce,
   };
 }
 
-function describe(id: string, tools: ReadonlyMap<string, ToolDefinition<never>>, credentials: CredentialSpecs): CapabilityDescription {
+function describe(id: string, tools: ReadonlyMap<string, ToolDefinition<never>>, credentials: CredentialSpecs, discoveryTool: string | undefined): CapabilityDescription {
   return {
     id,
+    // A dynamic capability's tools are every tool it can offer; the manifest lists none (Selu asks).
+    ...(discoveryTool ? { tool_source: "dynamic" as const, discovery_tool_name: discoveryTool } : {}),
     tools: [...tools].map(([name, def]) => ({
       name,
       description: def.description,

@@ -1,13 +1,15 @@
 import { z } from "zod";
 
-// Schemas whose advertised JSON Schema differs from what arrives at run time (attachments: the model
-// sends artifact_id, the orchestrator rewrites it to capability_artifact_id before we see it).
-const advertised = new WeakMap<z.core.$ZodType, Record<string, unknown>>();
+// The metadata key, in zod's own registry, of a JSON Schema advertised instead of the schema's own.
+const ADVERTISED = "selu.advertised";
 
-/** Advertises `json` for `schema` in tool JSON Schemas while validating with `schema` at run time. */
+/**
+ * A copy of `schema` that tool JSON Schemas advertise as `json` while run-time validation uses `schema`
+ * (attachments: the model sends artifact_id, the orchestrator rewrites it to capability_artifact_id
+ * before we see it). The JSON travels as the schema's metadata in zod's registry: no module state.
+ */
 export function advertiseAs<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
-  advertised.set(schema, json);
-  return schema;
+  return schema.meta({ [ADVERTISED]: json }) as T;
 }
 
 /**
@@ -21,7 +23,7 @@ export function toolJsonSchema(input: z.ZodObject): Record<string, unknown> {
     unrepresentable: "throw",
     reused: "inline",
     override(ctx) {
-      const replacement = advertised.get(ctx.zodSchema);
+      const replacement = z.globalRegistry.get(ctx.zodSchema)?.[ADVERTISED] as Record<string, unknown> | undefined;
       if (!replacement) return;
       for (const key of Object.keys(ctx.jsonSchema)) delete (ctx.jsonSchema as Record<string, unknown>)[key];
       Object.assign(ctx.jsonSchema, structuredClone(replacement));

@@ -1,3 +1,5 @@
+import type { JsonBounds } from "./limits/json-bounds.js";
+
 /** Bounds every capability runs within; each can be overridden per capability in `defineCapability`. */
 export interface Limits {
   /** Largest single artifact, input or output, in bytes. */
@@ -26,7 +28,29 @@ export interface Limits {
   httpMaxResponseBytes: number;
   /** Outbound connect (also tunnels), response-head and whole-body time limits, in ms. */
   httpTimeouts: { connectMs: number; headersMs: number; bodyMs: number };
+  /** Size and structure of a call's `args_json`, checked before it is parsed; a tool may raise them. */
+  args: JsonBounds;
+  /**
+   * Calls run at once (a shared capability's `sharing.max_concurrent`), calls that may wait for one, and
+   * how long; past either a call is refused in words. Whatever arrives, memory stays bounded.
+   */
+  calls: CallLimits;
+  /** Units of heavy work tools may hold at once through `ctx.slots` (renders, merges, sends). */
+  workSlots: number;
 }
+
+/** The kit's admission of Invoke calls. */
+export interface CallLimits {
+  /** Calls running at once. */
+  max: number;
+  /** Calls waiting for a running one to finish; one more is refused at once. */
+  maxWaiting: number;
+  /** How long a call waits before it is refused, in ms (Selu waits 30 s for a shared container's slot). */
+  maxWaitMs: number;
+}
+
+/** What `defineCapability({ limits })` may override; nested bounds may be given in part. */
+export type LimitOverrides = Partial<Omit<Limits, "args" | "calls">> & { args?: Partial<JsonBounds>; calls?: Partial<CallLimits> };
 
 /** gRPC message bound of the Selu orchestrator, each way. */
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -45,6 +69,12 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   shutdownGraceMs: 10_000,
   httpMaxResponseBytes: 5 * 1024 * 1024,
   httpTimeouts: Object.freeze({ connectMs: 10_000, headersMs: 30_000, bodyMs: 60_000 }),
+  // Strings up to a few MiB are cheap to parse, structure is not (each parsed value costs tens of bytes
+  // of heap, more once validated), so values are bounded tightly. A tool that takes big documents raises
+  // them with `tool({ args: {...} })`, sized from its own schema.
+  args: Object.freeze({ maxBytes: 4 * 1024 * 1024, maxValues: 10_000, maxDepth: 32 }),
+  calls: Object.freeze({ max: 4, maxWaiting: 16, maxWaitMs: 30_000 }),
+  workSlots: 2,
 });
 
 /** Formats a byte count for messages people read ("5 MiB", "512 KiB", "37 bytes"). */

@@ -27,4 +27,36 @@ describe("createJsonLogger", () => {
     expect(lines[0]).not.toContain("p@ss");
     expect(JSON.parse(lines[0]!).error).toBe("login rejected for password [redacted]");
   });
+
+  it("masks a secret lowercased, uppercased, URL-encoded, hex, base64 and inside a Basic header", () => {
+    const lines: string[] = [];
+    const secret = "Tr0ub4dor&3/Horse+Battery";
+    const log = createJsonLogger({ write: (l) => lines.push(l), secrets: () => [secret] });
+    const forms = [
+      secret.toLowerCase(),
+      secret.toUpperCase(),
+      encodeURIComponent(secret),
+      Buffer.from(secret).toString("hex"),
+      Buffer.from(secret).toString("base64"),
+      Buffer.from(secret).toString("base64url"),
+      `Basic ${Buffer.from(`alice@example.com:${secret}`).toString("base64")}`,
+      `Basic ${Buffer.from(`bob:${secret}`).toString("base64")}`,
+      JSON.stringify({ password: secret }),
+    ];
+    for (const form of forms) log.error("tool failed", { error: `upstream said: ${form}` });
+    for (const [i, line] of lines.entries()) {
+      expect(line, forms[i]).toContain("[redacted]");
+      const error = JSON.parse(line).error as string;
+      // What is left of an encoded form can't give more than the bits at its two edges.
+      for (const piece of error.split("[redacted]")) expect(piece.length, forms[i]).toBeLessThan(`upstream said: Basic YWxpY2VAZXhhbXBsZS5jb2`.length + 4);
+      expect(error.toLowerCase()).not.toContain(secret.toLowerCase());
+      expect(error).not.toContain(Buffer.from(secret).toString("base64").slice(4, 20));
+    }
+  });
+
+  it("leaves ordinary text alone", () => {
+    const lines: string[] = [];
+    createJsonLogger({ write: (l) => lines.push(l), secrets: () => ["Tr0ub4dor&3/Horse+Battery", "abc"] }).info("ready", { note: "horse battery staple abc" });
+    expect(JSON.parse(lines[0]!).note).toBe("horse battery staple abc");
+  });
 });

@@ -1,3 +1,5 @@
+import { secretsPattern } from "./secrets/secret-forms.js";
+
 /** Severity of a log record; records below the logger's level are dropped before formatting. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -57,14 +59,17 @@ function writeStdout(line: string): void {
 
 function redact(line: string, secrets: JsonLoggerOptions["secrets"]): string {
   if (!secrets) return line;
-  let out = line;
-  for (const secret of secrets()) {
-    // Short values would mask ordinary words; real credentials are longer.
-    if (secret.length < 4) continue;
-    const encoded = JSON.stringify(secret).slice(1, -1);
-    out = out.split(encoded).join("[redacted]");
-  }
-  return out;
+  const pattern = patternFor(secrets());
+  return pattern ? line.replace(pattern, "[redacted]") : line;
+}
+
+// The pattern is rebuilt only when the set of secrets changes, not for every line.
+let cached: { key: string; pattern: RegExp | undefined } | undefined;
+function patternFor(secrets: Iterable<string>): RegExp | undefined {
+  const list = [...secrets];
+  const key = list.join("\u0000");
+  if (cached?.key !== key) cached = { key, pattern: secretsPattern(list) };
+  return cached.pattern;
 }
 
 /** Parses LOG_LEVEL; unknown values fall back to info. */

@@ -21,6 +21,7 @@ import { entryPackageVersion } from "./entry-version.js";
 import { KIT_VERSION } from "./gen/version.gen.js";
 import { createJsonLogger, parseLogLevel, type Logger, type LogLevel } from "./log.js";
 import { Runtime } from "./runtime/runtime.js";
+import { maxRequestBytes, maxStreams } from "./limits/args-bounds.js";
 
 export interface ServeOptions {
   /** Default: $PORT, else 50051 (the port Selu dials). */
@@ -59,14 +60,14 @@ export interface ServedCapability {
 }
 
 /**
- * The channel options we serve with: the orchestrator's 16 MiB each way, and a bound on concurrent
- * streams per connection (HTTP/2 clients queue the rest), so one connection can't open streams without
- * limit (issue 10, item 4).
+ * The channel options we serve with: the orchestrator's 16 MiB each way. `serve` narrows the receive
+ * bound to the largest request the tools take and bounds concurrent streams per connection (HTTP/2
+ * clients queue the rest), both from the capability's limits (`limits/args-bounds.ts`, issue 10 items 1
+ * and 4).
  */
-export const SERVER_OPTIONS: ChannelOptions = {
+const SERVER_OPTIONS: ChannelOptions = {
   "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
   "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-  "grpc.max_concurrent_streams": 100,
 };
 
 /** After the grace period, how long answers of cancelled calls get to reach their clients. */
@@ -115,7 +116,12 @@ async function start(
   const { log } = runtime;
   // grpc-js writes its own errors to stderr (a failed bind, which we report ourselves): into our log instead.
   setLogger({ error: (...args: unknown[]) => log.debug("grpc-js", { message: args.map(String).join(" ") }) });
-  const server = new Server(SERVER_OPTIONS);
+  const server = new Server({
+    ...SERVER_OPTIONS,
+    "grpc.max_receive_message_length": maxRequestBytes(capability.tools.values(), capability.limits),
+    // Requests are buffered whole before a handler sees them: bounding streams bounds that memory.
+    "grpc.max_concurrent_streams": maxStreams(capability.limits),
+  });
   let readiness: HealthResponse = { ready: false, message: "starting" };
   const implementation: CapabilityServer = {
     invoke: handleInvoke(runtime),

@@ -4,6 +4,7 @@ import type { ArtifactAccess } from "./artifacts/access.js";
 import type { HttpClient } from "./egress/http-types.js";
 import type { TunnelRequest } from "./egress/outbound.js";
 import type { Limits } from "./limits.js";
+import type { CallSlots } from "./limits/work-slots.js";
 import type { Logger } from "./log.js";
 
 /** One credential as the manifest declares it; its value reaches tools through `config_json`. */
@@ -40,6 +41,11 @@ export interface ToolContext<C extends CredentialSpecs = CredentialSpecs> {
   readonly artifacts: ArtifactAccess;
   readonly log: Logger;
   readonly limits: Readonly<Limits>;
+  /**
+   * The capability's heavy-work slots (`limits.workSlots`), waited for under this call's signal:
+   * `await ctx.slots.run(() => render(doc), 1)`; a weight above the pool's size takes all of it.
+   */
+  readonly slots: CallSlots;
   /**
    * Outbound HTTP through Selu's egress proxy, with the capability's timeouts, response cap and the SSRF
    * guard. Pass `signal` with every request.

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Policy } from "./description.js";
+import type { JsonBounds } from "./limits/json-bounds.js";
+import type { FitResult } from "./limits/result-bound.js";
 import type { CredentialSpecs, ToolContext } from "./tool-context.js";
 
 /** A tool's result: a JSON object. Put artifacts under `artifact` or `artifacts`, as Selu reads them. */
@@ -21,6 +23,13 @@ export interface ToolSpec<I extends InputSchema, R extends ToolResult, C extends
   terminalOnSuccess?: boolean;
   /** Overrides the capability's tool timeout for this tool, in ms. */
   timeoutMs?: number;
+  /** Raises (or lowers) the capability's bounds on this tool's `args_json`; size them from the schema's own limits. */
+  args?: Partial<JsonBounds>;
+  /**
+   * How this tool shortens a result over Selu's 49,152-byte bound (e.g. `shortenString("body")`).
+   * Without it, such a result is refused as a bug of the tool, never sent.
+   */
+  fit?: FitResult<NoInfer<R>>;
   /**
    * Credentials this tool needs; calls fail early with a clear error when one is missing.
    * Default: every credential declared `required`.
@@ -36,6 +45,8 @@ export interface ToolDefinition<C extends CredentialSpecs = CredentialSpecs> {
   readonly policy: Policy;
   readonly terminalOnSuccess: boolean;
   readonly timeoutMs: number | undefined;
+  readonly args: Partial<JsonBounds> | undefined;
+  readonly fit: FitResult | undefined;
   readonly needs: readonly string[] | undefined;
   run(args: unknown, ctx: ToolContext<C>): ToolOutput<ToolResult>;
 }
@@ -57,6 +68,8 @@ export function tool<I extends InputSchema, R extends ToolResult, C extends Cred
     policy: spec.policy,
     terminalOnSuccess: spec.terminalOnSuccess ?? false,
     timeoutMs: spec.timeoutMs,
+    args: spec.args,
+    fit: spec.fit as FitResult | undefined,
     needs: spec.needs,
     run: spec.run as ToolDefinition<C>["run"],
   };

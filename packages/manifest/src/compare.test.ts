@@ -92,4 +92,13 @@ describe("checkManifestAgainstCode", () => {
       'credentials[0]: credential "SERVER_URL" is not declared in the code: expected it removed',
     ]);
   });
+
+  it("reports a manifest that is not dynamic when the code answers discovery, and a different discovery tool name", () => {
+    const code: CapabilityDescription = { ...toolCode(), tool_source: "dynamic", discovery_tool_name: "list_tools" };
+    expect(lines(checkManifestAgainstCode(parseManifest(TOOL_MANIFEST).manifest!, code))).toContain("tool_source: is manifest, the code says dynamic");
+    const dynamic = parseManifest(DYNAMIC_MANIFEST.replace("tool_source: dynamic", "tool_source: dynamic\ndiscovery_tool_name: tools")).manifest!;
+    expect(lines(checkManifestAgainstCode(dynamic, { ...code, id: "mcp-bridge", credentials: [] })).filter((l) => l.startsWith("discovery"))).toEqual([
+      'discovery_tool_name: is "tools", the code answers discovery as "list_tools"',
+    ]);
+  });
 });

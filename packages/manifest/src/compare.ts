@@ -14,6 +14,11 @@ export function checkManifestAgainstCode(manifest: Manifest, description: Capabi
   const problems: ManifestProblem[] = [];
   const add = (keyPath: KeyPath, message: string) => problems.push(problem("drift", keyPath, message));
   if (manifest.id !== description.id) add(["id"], `is "${manifest.id}", the code says "${description.id}"`);
+  if (description.tool_source && manifest.tool_source !== description.tool_source) {
+    add(["tool_source"], `is ${manifest.tool_source}, the code says ${description.tool_source}`);
+  } else if (description.tool_source === "dynamic" && manifest.discovery_tool_name !== description.discovery_tool_name) {
+    add(["discovery_tool_name"], `is "${manifest.discovery_tool_name}", the code answers discovery as "${description.discovery_tool_name}"`);
+  }
   if (manifest.tool_source === "manifest") compareTools(manifest.tools, description.tools, add);
   compareCredentials(manifest.credentials, description.credentials, add);
   return problems;

@@ -50,6 +50,10 @@ export const resourcesDescriptionSchema = z.object({
  */
 export const capabilityDescriptionSchema = z.object({
   id: z.string(),
+  /** `dynamic` when the tools come from a discovery call at run time (then `tools` is every tool it may offer). */
+  tool_source: z.enum(["manifest", "dynamic"]).optional(),
+  /** The discovery tool's name, for `tool_source: dynamic`. */
+  discovery_tool_name: z.string().optional(),
   tools: z.array(toolDescriptionSchema),
   credentials: z.array(credentialDescriptionSchema),
 });

@@ -102,6 +102,15 @@ describe("writeManifestTools", () => {
     expect(manifest!.credentials.map((c) => c.name)).toEqual(["REPORT_KEY"]);
   });
 
+  it("makes a manifest dynamic, with tools: [] and the discovery tool's name, when the code has discovery", () => {
+    const code: CapabilityDescription = { ...changedCode(), tool_source: "dynamic", discovery_tool_name: "list_tools" };
+    const written = writeManifestTools(CUSTOM, code);
+    const { manifest, problems } = parseManifest(written);
+    expect(lines(problems)).toEqual([]);
+    expect(manifest).toMatchObject({ tool_source: "dynamic", discovery_tool_name: "list_tools", tools: [] });
+    expect(lines(checkManifestAgainstCode(manifest!, code))).toEqual([]);
+  });
+
   it("fills in a manifest that has no tools or credentials yet", () => {
     const written = writeManifestTools("id: demo\nclass: tool\nimage: ghcr.io/o/selu-cap-demo:1.0.0\n", toolCode());
     expect(lines(parseManifest(written).problems)).toEqual([]);

@@ -10,7 +10,8 @@ const GENERATED_LINE = /generated from the (capability's )?code/i;
  * Replaces manifest.yaml's `tools` and `credentials` with the code's, so the code is the one source of
  * tool schemas. Every other key keeps its value, position and comments (as far as the `yaml` Document API
  * keeps them); each generated section gets {@link GENERATED_NOTE} above it. For `tool_source: dynamic`
- * only credentials are written and `tools` stays `[]`, as Selu requires.
+ * only credentials are written and `tools` stays `[]`, as Selu requires; a description that says
+ * `tool_source` (a capability with discovery) sets it and `discovery_tool_name` in the file too.
  *
  * @throws Error when `yamlText` is not YAML with a mapping at the top: nothing can be kept from it.
  */
@@ -22,7 +23,15 @@ export function writeManifestTools(yamlText: string, description: CapabilityDesc
   const map = doc.contents;
   if (!isMap(map)) throw new Error("manifest.yaml must be a mapping at the top level to be rewritten (id: ..., class: ..., tools: ...)");
 
-  const dynamic = doc.get("tool_source") === "dynamic";
+  // The code decides the tool source when it says (a capability with a discovery function); else the file does.
+  const dynamic = description.tool_source ? description.tool_source === "dynamic" : doc.get("tool_source") === "dynamic";
+  if (description.tool_source === "dynamic") {
+    doc.set("tool_source", "dynamic");
+    doc.set("discovery_tool_name", description.discovery_tool_name ?? "list_tools");
+  } else if (description.tool_source === "manifest") {
+    doc.delete("tool_source");
+    doc.delete("discovery_tool_name");
+  }
   setGenerated(doc, map, "credentials", description.credentials.map(credentialEntry));
   setGenerated(doc, map, "tools", dynamic ? [] : description.tools.map(toolEntry));
   return doc.toString({ lineWidth: 0 });

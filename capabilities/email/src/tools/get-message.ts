@@ -1,3 +1,4 @@
+import { shortenString } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { IMAP_NEEDS } from "../credentials.js";
 import { formatAddress } from "../address.js";
@@ -25,6 +26,8 @@ export const getMessage = (tool: MailTool) =>
       max_body_chars: z.number().int().min(100).max(40_000).default(20_000).describe("Longest body text returned (default 20000); longer bodies are cut"),
     }),
     policy: "allow",
+    // 40,000 characters of Cyrillic or CJK are 80-120 KB: the body is cut to fit Selu's 49,152 bytes.
+    fit: shortenString("body", { flag: "body_truncated" }),
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       return imapSession(ctx, async (client) => {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
+import { fitPage } from "../result-size.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
 /** list_messages: one page of a mailbox, newest first (read-only, EXAMINE: nothing is marked seen). */
@@ -19,6 +20,7 @@ export const listMessages = (tool: MailTool) =>
       ...pageArgs,
     }),
     policy: "allow",
+    fit: fitPage,
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       checkDateRange(args.since, args.before);

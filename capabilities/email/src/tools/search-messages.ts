@@ -3,6 +3,7 @@ import { z } from "zod";
 import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs, searchTerm } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
+import { fitPage } from "../result-size.js";
 import { searchableMailboxes } from "../imap/searchable.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
@@ -28,6 +29,7 @@ export const searchMessages = (tool: MailTool) =>
       ...pageArgs,
     }),
     policy: "allow",
+    fit: fitPage,
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       checkDateRange(args.since, args.before);

@@ -8,18 +8,20 @@ import { MAIL_LIMITS } from "../limits.js";
 import { outgoingAttachments } from "../smtp/attachments.js";
 import { composeBody } from "../smtp/body.js";
 import { deliver, type SentRecord } from "../smtp/deliver.js";
-import type { SendGate } from "../smtp/send-gate.js";
 import type { SentMessages } from "../smtp/sent-messages.js";
 import type { MailTool } from "./shared.js";
+
+const MAX_TEXT_CHARS = 500_000;
+const MAX_HTML_CHARS = 2_000_000;
 
 const input = z.object({
   to: addressList('Recipients, e.g. ["bob@example.com", "Carol <carol@example.com>"]; when replying, default: the original\'s Reply-To or From', 1).optional(),
   cc: addressList("Copy recipients").optional(),
   bcc: addressList("Blind copy recipients (not shown to the others)").optional(),
   subject: headerText("Subject line; may be left out when replying (then Re: <original subject>)").optional(),
-  text: z.string().max(500_000).optional().describe("Plain-text body"),
-  html: z.string().max(2_000_000).optional().describe("HTML body (a text part is made from it when text is not given)"),
-  markdown: z.string().max(500_000).optional().describe("Body as Markdown, sent as HTML with the Markdown as the text part; instead of text/html"),
+  text: z.string().max(MAX_TEXT_CHARS).optional().describe("Plain-text body"),
+  html: z.string().max(MAX_HTML_CHARS).optional().describe("HTML body (a text part is made from it when text is not given)"),
+  markdown: z.string().max(MAX_TEXT_CHARS).optional().describe("Body as Markdown, sent as HTML with the Markdown as the text part; instead of text/html"),
   reply_to: address.optional().describe("Reply-To address, when replies should go elsewhere than the sender"),
   reply_to_message: z
     .object({ mailbox, uid })
@@ -35,7 +37,7 @@ const input = z.object({
 });
 
 /** send_email: checks and prepares the message, then delivers it at most once per call (policy ask). */
-export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>, gate: SendGate) =>
+export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
   tool({
     description:
       "Sends an email from the user's account over SMTP: to/cc/bcc, subject, a text, HTML or Markdown " +
@@ -43,6 +45,8 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>, gate: 
       "received message (mailbox + uid). Returns the Message-ID and the accepted and rejected recipients. " +
       "A repeated identical call within 15 minutes is not sent again (duplicate: true).",
     input,
+    // The three bodies at their longest, three UTF-8 bytes a character, and room for the rest.
+    args: { maxBytes: (MAX_HTML_CHARS + 2 * MAX_TEXT_CHARS) * 3 + 256 * 1024 },
     policy: "ask",
     needs: [...SMTP_NEEDS],
     async run(args, ctx) {
@@ -62,7 +66,8 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>, gate: 
         .digest("hex");
 
       const { result, duplicate, sentAt } = await sent.once(key, () =>
-        gate.run(ctx.signal, () => deliver(ctx, { args, body, files, sender, smtp, account, messageId: `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>` })),
+        // One send at a time: a message with 18 MiB of attachments takes ~50 MiB while it is encoded and written.
+        ctx.slots.run(() => deliver(ctx, { args, body, files, sender, smtp, account, messageId: `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>` })),
       );
 
       return {

@@ -1,5 +1,6 @@
-import { ToolError } from "@selu-catalogue/kit";
+import { cutToJsonBytes, itemsWithin, jsonBytes, ToolError, type ToolResult } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
+import { installNoCanvas } from "./no-canvas.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { encryptedError, type PdfInput } from "./pdf-input.js";
 
@@ -23,21 +24,10 @@ type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjs: Promise<PdfJs> | undefined;
 
 // pdf.js is large: load it on the first extraction only, so a process that only creates PDFs never pays for it.
-const loadPdfJs = () => (pdfjs ??= importQuietly());
-
-/**
- * At import pdf.js tries @napi-rs/canvas (left out on purpose, see pnpm-workspace.yaml: we only read text)
- * and prints a warning about it with console.warn: noise in the logs for something we meant.
- */
-async function importQuietly(): Promise<PdfJs> {
-  const warn = console.warn;
-  console.warn = () => {};
-  try {
-    return await import("pdfjs-dist/legacy/build/pdf.mjs");
-  } finally {
-    console.warn = warn;
-  }
-}
+const loadPdfJs = () => {
+  installNoCanvas();
+  return (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
+};
 
 /**
  * Extracts the text of the given pages of each PDF with pdf.js (lines as the PDF's text items end them),
@@ -81,13 +71,13 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
           text = text.slice(0, budget);
           result.truncated = true;
         }
-        if (jsonBytes(text) > bytesLeft) {
+        if (textBytes(text) > bytesLeft) {
           text = cutToJsonBytes(text, bytesLeft);
           result.truncated = true;
           bytesLeft = 0;
         }
         budget -= text.length;
-        bytesLeft -= jsonBytes(text);
+        bytesLeft -= textBytes(text);
         result.pages.push({ file: index, page: pageIndex + 1, text });
       }
     } finally {
@@ -125,20 +115,17 @@ function openError(err: unknown, input: PdfInput): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-/** Size of the text inside a JSON result: UTF-8 with escapes (what counts against Selu's ~48 KiB). */
-function jsonBytes(text: string): number {
-  return Buffer.byteLength(JSON.stringify(text)) - 2;
+/** Size of the text inside a JSON result: UTF-8 with escapes (what counts against Selu's 49,152 bytes). */
+function textBytes(text: string): number {
+  return jsonBytes(text) - 2;
 }
 
-/** The longest start of `text` whose JSON form fits in `max` bytes, never splitting a surrogate pair. */
-function cutToJsonBytes(text: string, max: number): string {
-  let low = 0;
-  let high = text.length;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (jsonBytes(text.slice(0, mid)) <= max) low = mid;
-    else high = mid - 1;
-  }
-  const code = text.charCodeAt(low - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? low - 1 : low);
+/**
+ * extract_pdf_text's `fit`: the text is capped at 40,000 bytes, but thousands of (empty) page entries
+ * of a scanned PDF can still pass the bound. Drops pages from the end and says the text was cut.
+ */
+export function fitExtract<R extends ToolResult>(result: R, maxBytes: number): R {
+  const { pages } = result as unknown as ExtractResult;
+  const rest = jsonBytes({ ...result, pages: [], truncated: true }) - 2;
+  return { ...result, pages: pages.slice(0, itemsWithin(pages, maxBytes - rest)), truncated: true };
 }

@@ -2,10 +2,9 @@ import { tool, type ToolContext } from "@selu-catalogue/kit";
 import { loadImages } from "../document/images.js";
 import { prepareDocument, type PreparedDocument } from "../document/prepare.js";
 import { createDocumentInput, type CreateDocumentArgs } from "../document/schema.js";
-import { PDF_LIMITS } from "../limits.js";
+import { CREATE_ARGS_BOUNDS, PDF_LIMITS } from "../limits.js";
 import { fonts } from "../render/fonts.js";
 import { renderDocument } from "../render/render-document.js";
-import { workSlots } from "../work-slots.js";
 
 /** create_pdf_document: the document model in, one PDF artifact out. */
 export const createPdfDocument = tool({
@@ -15,6 +14,7 @@ export const createPdfDocument = tool({
     "images (attached PNG/JPEG or https URLs) and page breaks; optional table of contents, header, footer and page numbers. " +
     "Text may be Latin (with diacritics), Greek or Cyrillic. Returns the PDF as an artifact, its page count and size.",
   input: createDocumentInput,
+  args: CREATE_ARGS_BOUNDS,
   policy: "allow",
   // Not terminal: Selu would show the user this JSON result verbatim as the whole reply and end the turn
   // (before a follow-up such as emailing the file). The model answers instead; the file is attached anyway.
@@ -22,8 +22,7 @@ export const createPdfDocument = tool({
   async run(args, ctx) {
     const prepared = prepareDocument(args, fonts());
     // The slot is taken before the images are loaded: waiting calls then hold their arguments only.
-    const release = await workSlots.acquire(ctx.signal);
-    const { bytes, pages } = await loadAndRender(prepared, args, ctx).finally(release);
+    const { bytes, pages } = await ctx.slots.run(() => loadAndRender(prepared, args, ctx), 1);
     const filename = args.filename ?? filenameFrom(args.title);
     const artifact = await ctx.artifacts.put(bytes, { filename, mimeType: "application/pdf" });
     return { ok: true, artifact, pages, size_bytes: bytes.length };

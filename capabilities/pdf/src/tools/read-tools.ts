@@ -2,11 +2,10 @@ import { attachments, tool } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { pdfFilename } from "../document/schema.js";
 import { PDF_LIMITS as L } from "../limits.js";
-import { extractText } from "../read/extract-text.js";
+import { extractText, fitExtract } from "../read/extract-text.js";
 import { mergePdfs, type MergeInput } from "../read/merge.js";
 import { PAGE_RANGES_HELP, PAGE_RANGES_PATTERN } from "../read/page-ranges.js";
 import { readPdfAttachment } from "../read/pdf-input.js";
-import { workSlots } from "../work-slots.js";
 
 const pageRanges = z.string().max(200).regex(PAGE_RANGES_PATTERN, `expected ${PAGE_RANGES_HELP}`);
 
@@ -28,14 +27,11 @@ export const extractPdfText = tool({
       .describe(`Stop after this many characters in all (default ${L.defaultExtractChars}); truncated is true when it cut the text`),
   }),
   policy: "allow",
+  fit: fitExtract,
   async run(args, ctx) {
     const inputs = args.attachments.map((a, i) => readPdfAttachment(a, i, ctx));
-    const release = await workSlots.acquire(ctx.signal, 2);
-    try {
-      return { ...(await extractText(inputs, args.pages, args.max_chars ?? L.defaultExtractChars, ctx.signal)) };
-    } finally {
-      release();
-    }
+    // Holds whole PDFs parsed in memory: it takes every work slot.
+    return { ...(await ctx.slots.run(() => extractText(inputs, args.pages, args.max_chars ?? L.defaultExtractChars, ctx.signal), L.workSlots)) };
   },
 });
 
@@ -65,8 +61,7 @@ export const mergePdfsTool = tool({
   terminalOnSuccess: false,
   async run(args, ctx) {
     const inputs: MergeInput[] = args.attachments.map((a, i) => ({ ...readPdfAttachment(a, i, ctx), pages: a.pages }));
-    const release = await workSlots.acquire(ctx.signal, 2);
-    const { bytes, pages } = await mergePdfs(inputs, args.title, ctx.limits.maxArtifactBytes, ctx.signal).finally(release);
+    const { bytes, pages } = await ctx.slots.run(() => mergePdfs(inputs, args.title, ctx.limits.maxArtifactBytes, ctx.signal), L.workSlots);
     const artifact = await ctx.artifacts.put(bytes, { filename: args.filename ?? "merged.pdf", mimeType: "application/pdf" });
     return { ok: true, artifact, pages, size_bytes: bytes.byteLength };
   },

@@ -1,4 +1,5 @@
 import { createArtifactAccess } from "../artifacts/access.js";
+import { callSlots } from "../limits/work-slots.js";
 import type { ToolContext } from "../tool-context.js";
 import type { Runtime } from "./runtime.js";
 
@@ -31,6 +32,7 @@ export function createToolContext(
     artifacts: createArtifactAccess(runtime.store, signal),
     log: runtime.toolLog(call.toolName),
     limits: runtime.capability.limits,
+    slots: callSlots(runtime.slots, signal),
     http: egress.http,
     openTunnel: (host, port, request) => egress.openTunnel(host, port, { signal, ...request }),
   };

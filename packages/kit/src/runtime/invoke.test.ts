@@ -14,6 +14,7 @@ import { Runtime } from "./runtime.js";
 const seen = { started: 0, aborted: undefined as boolean | undefined };
 const capability = defineCapability({
   id: "calls",
+  limits: { calls: { max: 32 } },
   tools: {
     sync: tool({ description: "answers at once", input: z.object({ n: z.number() }), policy: "allow", run: ({ n }) => ({ n }) }),
     reads_signal: tool({

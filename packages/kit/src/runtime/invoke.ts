@@ -1,6 +1,10 @@
 import { neededCredentials } from "../capability.js";
-import { ArgumentsError, outcomeKind, TimeoutError, ToolError, wireError, type OutcomeKind } from "../errors.js";
-import { MAX_MESSAGE_BYTES } from "../limits.js";
+import { randomBytes } from "node:crypto";
+import { ArgumentsError, CredentialsError, outcomeKind, TimeoutError, ToolError, wireError, type OutcomeKind } from "../errors.js";
+import { dropOptionalNulls } from "../json/optional-nulls.js";
+import { argsBounds, CONFIG_ADVICE, CONFIG_BOUNDS } from "../limits/args-bounds.js";
+import { checkJsonBounds } from "../limits/json-bounds.js";
+import { serializeWithin } from "../limits/result-bound.js";
 import type { ToolDefinition, ToolResult } from "../tool.js";
 import type { ToolContext } from "../tool-context.js";
 import { formatIssues } from "../validation.js";
@@ -34,10 +38,6 @@ export interface InvokeOptions {
 
 // Keys the orchestrator strips before dispatch; stripped here too for other clients.
 const APPROVAL_KEYS = ["_approval_message", "_approval_message_i18n"];
-// Selu truncates results longer than about this in the model's context.
-const RESULT_WARN_BYTES = 48 * 1024;
-// Room for the response's own framing within the 16 MiB message bound.
-const MAX_RESULT_BYTES = MAX_MESSAGE_BYTES - 1024;
 
 /**
  * Runs one tool call, whatever the transport: parses and validates, runs the handler under a signal
@@ -51,34 +51,44 @@ export function invokeTool(runtime: Runtime, input: InvokeInput, options: Invoke
 async function invoke(runtime: Runtime, input: InvokeInput, options: InvokeOptions): Promise<InvokeOutcome> {
   const started = performance.now();
   const { toolName } = input;
-  const def = runtime.capability.tools.get(toolName);
-  if (!def) {
-    const names = [...runtime.capability.tools.keys()].join(", ");
-    return fail(runtime, toolName, started, "unknown_tool", `unknown tool ${JSON.stringify(toolName)}; this capability has: ${names}`);
-  }
-  const timeoutMs = def.timeoutMs ?? runtime.capability.limits.toolTimeoutMs;
+  const { capability } = runtime;
+  const def = capability.tools.get(toolName);
+  if (!def && !capability.discovery) return unknownTool(runtime, toolName, started);
+  // The wait for a call slot counts against the tool's time: Selu's own deadline covers the whole call.
+  const timeoutMs = def?.timeoutMs ?? capability.limits.toolTimeoutMs;
   const scope = new LinkedSignal([options.signal, options.onCancel, runtime.shutdownHook], timeoutMs, () => new TimeoutError(toolName, timeoutMs));
   const { signal } = scope;
+  // The capability's declared concurrency (issue 10 item 7): a free slot is taken without a promise.
+  let release: (() => void) | undefined;
   try {
+    release = runtime.calls.tryTake() ? () => runtime.calls.give() : await runtime.calls.acquire(signal);
+    // A dynamic tool set: the discovery call, and tools the configuration does not offer, end here.
+    const config = capability.discovery ? readConfig(input) : undefined;
+    const routed = config && capability.discovery?.route(toolName, config);
+    if (routed) return routed.ok ? succeed(runtime, toolName, routed.resultJson, started) : fail(runtime, toolName, started, "unknown_tool", routed.error);
+    if (!def) return unknownTool(runtime, toolName, started);
     // Arguments first: the model can fix them itself, a missing credential needs the user.
-    const args = parseArgs(def, input);
-    const ctx = createToolContext(runtime, input, signal, readCallCredentials(runtime, def, input));
+    const args = parseArgs(runtime, def, input);
+    const ctx = createToolContext(runtime, input, signal, readCallCredentials(runtime, def, config ?? readConfig(input)));
     // A call cancelled or shut down before it starts never runs its handler.
     signal.throwIfAborted();
     const result = await untilAborted(execute(def, args, ctx, options.onProgress), signal);
-    return succeed(runtime, toolName, serialize(toolName, result), started);
+    return succeed(runtime, toolName, serialize(runtime, def, toolName, result), started);
   } catch (err) {
     const error = wireError(err, { subject: toolName, signal, log: runtime.toolLog(toolName) });
     return fail(runtime, toolName, started, outcomeKind(err, signal), error);
   } finally {
+    release?.();
     scope.dispose();
   }
 }
 
+function unknownTool(runtime: Runtime, toolName: string, started: number): InvokeOutcome {
+  const names = [...runtime.capability.tools.keys()].join(", ");
+  return fail(runtime, toolName, started, "unknown_tool", `unknown tool ${JSON.stringify(toolName)}; this capability has: ${names}`);
+}
+
 function succeed(runtime: Runtime, toolName: string, resultJson: Buffer, started: number): InvokeOutcome {
-  if (resultJson.byteLength > RESULT_WARN_BYTES) {
-    runtime.log.warn("large tool result: Selu truncates it in the model's context", { tool: toolName, bytes: resultJson.byteLength });
-  }
   runtime.log.info("tool call", { tool: toolName, ms: elapsed(started), outcome: "ok" });
   return { ok: true, resultJson };
 }
@@ -91,27 +101,41 @@ function fail(runtime: Runtime, toolName: string, started: number, outcome: Outc
   return { ok: false, error };
 }
 
-function readCallCredentials(runtime: Runtime, def: ToolDefinition, input: InvokeInput): Record<string, string | undefined> {
-  if (!runtime.hasCredentials) return noCredentials(input.configJson);
+const EMPTY_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * The call's config_json, within its bounds. Even a capability without credentials refuses a malformed
+ * one, but Selu's usual `{}` is not parsed.
+ */
+function readConfig(input: InvokeInput): Readonly<Record<string, unknown>> {
+  const bytes = input.configJson;
+  if (bytes.byteLength === 2 && bytes[0] === 0x7b && bytes[1] === 0x7d) return EMPTY_CONFIG;
+  try {
+    checkJsonBounds(bytes, CONFIG_BOUNDS, "config_json", input.toolName, CONFIG_ADVICE);
+  } catch (err) {
+    // The user sets credentials, not the model: reported (and logged) as a credentials problem.
+    throw err instanceof ToolError ? new CredentialsError(err.message) : err;
+  }
+  return parseJsonObject(bytes, "config_json", true);
+}
+
+const EMPTY_CREDENTIALS: Record<string, string | undefined> = Object.freeze({});
+
+function readCallCredentials(runtime: Runtime, def: ToolDefinition, config: Readonly<Record<string, unknown>>): Record<string, string | undefined> {
+  if (!runtime.hasCredentials) return EMPTY_CREDENTIALS;
   const { capability } = runtime;
-  const config = parseJsonObject(input.configJson, "config_json", true);
   const credentials = readCredentials(config, capability.credentials, neededCredentials(def, capability.credentials), capability.id);
   runtime.rememberSecrets(Object.values(credentials));
   return credentials;
 }
 
-const EMPTY_CREDENTIALS: Record<string, string | undefined> = Object.freeze({});
-
-/** A capability without credentials still refuses a malformed config_json, but skips parsing Selu's `{}`. */
-function noCredentials(configJson: Uint8Array): Record<string, string | undefined> {
-  const isEmptyObject = configJson.byteLength === 2 && configJson[0] === 0x7b && configJson[1] === 0x7d;
-  if (!isEmptyObject) parseJsonObject(configJson, "config_json", true);
-  return EMPTY_CREDENTIALS;
-}
-
-function parseArgs(def: ToolDefinition, input: InvokeInput): unknown {
+function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): unknown {
+  // Size and structure before parsing (issue 10 item 1): JSON.parse of a small deep or wide text is costly.
+  checkJsonBounds(input.argsJson, argsBounds(def, runtime.capability.limits), "args_json", input.toolName);
   const raw = parseJsonObject(input.argsJson, "args_json");
   for (const key of APPROVAL_KEYS) delete raw[key];
+  // Models send null for an optional argument they leave out (contract section 3).
+  dropOptionalNulls(def.input, raw);
   const parsed = def.input.safeParse(raw);
   if (parsed.success) return parsed.data;
   const known = Object.keys(def.input.shape);
@@ -154,15 +178,16 @@ function untilAborted(work: unknown, signal: AbortSignal): Promise<unknown> {
   });
 }
 
-function serialize(toolName: string, result: unknown): Buffer {
+function serialize(runtime: Runtime, def: ToolDefinition, toolName: string, result: unknown): Buffer {
   if (result === null || typeof result !== "object" || Array.isArray(result)) {
     throw new Error(`tool ${toolName} returned ${Array.isArray(result) ? "an array" : typeof result}, not a JSON object`);
   }
-  const json = Buffer.from(JSON.stringify(result as ToolResult), "utf8");
-  if (json.byteLength > MAX_RESULT_BYTES) {
-    throw new ToolError(`the result of ${toolName} is too large to send (over 16 MiB); return large content as an artifact`);
-  }
-  return json;
+  // Selu cuts results past 49,152 bytes and panics when the cut splits a character (issue 12).
+  return serializeWithin(toolName, result as ToolResult, def.fit, () => {
+    const ref = randomBytes(4).toString("hex");
+    runtime.toolLog(toolName).error("tool result over Selu's 49,152-byte bound: a bug in the tool", { ref });
+    return ref;
+  });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

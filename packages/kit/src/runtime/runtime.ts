@@ -5,6 +5,7 @@ import { ShutdownError } from "../errors.js";
 import { ByteBudget } from "./byte-budget.js";
 import type { CancelHook } from "./linked-signal.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
+import { WorkSlots } from "../limits/work-slots.js";
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -25,6 +26,10 @@ export class Runtime {
   readonly egress: Egress;
   /** Download bytes waiting to leave the process, across all downloads. */
   readonly downloadBuffer: ByteBudget;
+  /** Admission of Invoke calls: `limits.calls`. */
+  readonly calls: WorkSlots;
+  /** The heavy-work slots tools share through `ctx.slots`. */
+  readonly slots: WorkSlots;
   /** Whether the capability declares any credential (else config_json needs no reading per call). */
   readonly hasCredentials: boolean;
   /** Whether debug records can be written (a caller's own logger decides for itself, so: yes). */
@@ -52,6 +57,9 @@ export class Runtime {
     this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.egress = new Egress(options.egress ?? {}, capability.limits);
     this.downloadBuffer = new ByteBudget(capability.limits.downloadBufferBytes);
+    const { calls } = capability.limits;
+    this.calls = new WorkSlots({ size: calls.max, maxWaiting: calls.maxWaiting, maxWaitMs: calls.maxWaitMs, label: "call slots" });
+    this.slots = new WorkSlots({ size: capability.limits.workSlots, label: "work slots" });
   }
 
   /** Links a call to shutdown: `abort` runs when the grace period ends (at once if it has). */

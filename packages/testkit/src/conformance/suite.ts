@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { checkManifestAgainstCode, loadManifest, type CapabilityDescription } from "@selu-catalogue/manifest";
+import { checkManifestAgainstCode, loadManifest, toolDescriptionSchema, type CapabilityDescription } from "@selu-catalogue/manifest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createContainerCgroup, peakRssMiB, sandboxCommand, tmpUsageMiB, type ContainerCgroup } from "../container/index.js";
@@ -12,6 +13,8 @@ import { wrongValueFor } from "./wrong-values.js";
 
 // The parts of a tool's JSON Schema the argument checks read.
 const objectSchema = z.object({ properties: z.record(z.string(), z.unknown()).optional(), required: z.array(z.string()).optional() });
+// What a discovery call answers: the tools without terminal_on_success (Selu allows none for them).
+const discoveredToolsSchema = z.array(toolDescriptionSchema.omit({ terminal_on_success: true }));
 
 export interface ConformanceOptions {
   /** The capability's directory (capabilities/<id>). */
@@ -20,6 +23,11 @@ export interface ConformanceOptions {
   maxArtifactBytes?: number;
   /** Extra environment for the process (credentials never go here: they arrive in config_json). */
   env?: Record<string, string>;
+  /**
+   * Mount a fresh temporary directory as /workspace, writable, as Selu does for `class: environment`
+   * with `filesystem: workspace` (the only writable place besides /tmp).
+   */
+  workspace?: boolean;
 }
 
 /**
@@ -38,6 +46,13 @@ export function conformance(options: ConformanceOptions): void {
   let readyMs = 0;
   let cgroup: ContainerCgroup | undefined;
   const resources = () => loadManifest(join(dir, "manifest.yaml")).manifest?.resources ?? { max_memory_mb: 128, pids_limit: 64 };
+  let workspace: string | undefined;
+  const discover = async (name: string): Promise<CapabilityDescription["tools"]> => {
+    const res = await call(name, {});
+    if (res.error) throw new Error(`discovery (${name}) failed: ${res.error}`);
+    const tools = discoveredToolsSchema.parse(JSON.parse(res.resultJson.toString("utf8")));
+    return tools.map((t) => ({ ...t, terminal_on_success: false }));
+  };
   const call = (tool: string, args: unknown) =>
     invoke(client, {
       toolName: tool,
@@ -57,18 +72,23 @@ export function conformance(options: ConformanceOptions): void {
       const env = { ...imageEnv(readFileSync(join(dir, "Dockerfile"), "utf8")), ...options.env };
       // Selu's memory limit (with /tmp charged to it) and pids_limit, enforced by the kernel where we can.
       cgroup = createContainerCgroup({ memoryMb: resources().max_memory_mb, pidsLimit: resources().pids_limit });
-      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd, cgroup ? { cgroup } : {}), env });
+      workspace = options.workspace ? mkdtempSync(join(tmpdir(), "conformance-workspace-")) : undefined;
+      const writable = workspace ? [{ host: workspace, path: "/workspace" }] : [];
+      proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd, cgroup ? { cgroup, writable } : { writable }), env });
       client = connect(proc.address);
       while (!(await healthcheck(client, 200))) {
         if (Date.now() - started > 30_000) throw new Error(`not ready within 30 s:\n${proc.output()}`);
         await new Promise((r) => setTimeout(r, 20));
       }
       readyMs = Date.now() - started;
+      // A dynamic capability is checked on the tools its discovery offers without configuration.
+      if (description.tool_source === "dynamic") description = { ...description, tools: await discover(description.discovery_tool_name ?? "list_tools") };
     }, 40_000);
     afterAll(async () => {
       client?.close();
       await proc?.stop();
       cgroup?.remove();
+      if (workspace) rmSync(workspace, { recursive: true, force: true });
     });
 
     it("has a manifest valid under Selu's rules, without unknown keys, equal to the code", () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ContainerCgroup } from "./cgroup.js";
@@ -44,7 +44,7 @@ export function sandboxCommand(command: readonly string[], limits: ContainerLimi
   if (root) prelude.push(`mount -t tmpfs -o noexec,nosuid,nodev,size=${tmpBytes},mode=1777 tmpfs /mnt`);
   const args = [
     "bwrap",
-    "--ro-bind", "/", "/",
+    ...readOnlyRoot((limits.writable ?? []).map((dir) => dir.path)),
     "--dev", "/dev",
     "--proc", "/proc",
     ...(root ? ["--bind", "/mnt", "/tmp", "--tmpfs", "/mnt", "--remount-ro", "/mnt"] : ["--size", String(tmpBytes), "--tmpfs", "/tmp"]),
@@ -57,6 +57,8 @@ export function sandboxCommand(command: readonly string[], limits: ContainerLimi
   const checkout = workspaceRoot();
   if (checkout.startsWith("/tmp/")) args.push("--ro-bind", checkout, checkout);
   for (const path of limits.readOnly ?? []) args.push("--ro-bind", path, path);
+  // Mount points made in a fresh root (readOnlyRoot) are sealed now, as Selu's read-only root is.
+  if (args.includes("--dir")) args.push("--remount-ro", "/");
   const quoted = command.map(shellQuote).join(" ");
   args.push("--", "sh", "-c", `ulimit -n ${limits.nofile ?? 256} && exec ${quoted}`);
   if (prelude.length === 0) return args;
@@ -66,6 +68,27 @@ export function sandboxCommand(command: readonly string[], limits: ContainerLimi
 
 function shellQuote(part: string): string {
   return `'${part.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * The host's root, read-only. When a writable mount point (Selu's /workspace) does not exist on the host,
+ * it can't be made inside a read-only bind of "/", so the root is built instead: each top-level entry
+ * bound read-only (links kept as links) and the mount point made as an empty directory, the whole root
+ * remounted read-only afterwards.
+ */
+function readOnlyRoot(mountPoints: readonly string[]): string[] {
+  const missing = mountPoints.filter((path) => !existsSync(path));
+  if (missing.length === 0) return ["--ro-bind", "/", "/"];
+  const own = new Set(["proc", "dev", "tmp", ...missing.map((path) => path.split("/")[1])]);
+  const args: string[] = [];
+  for (const name of readdirSync("/")) {
+    if (own.has(name)) continue;
+    const path = `/${name}`;
+    if (lstatSync(path).isSymbolicLink()) args.push("--symlink", readlinkSync(path), path);
+    else args.push("--ro-bind", path, path);
+  }
+  for (const path of missing) args.push("--dir", path);
+  return args;
 }
 
 /** The monorepo's root: the nearest ancestor of this module with a pnpm-workspace.yaml. */

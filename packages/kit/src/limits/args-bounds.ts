@@ -1,0 +1,49 @@
+import type { ToolDefinition } from "../tool.js";
+import { MAX_MESSAGE_BYTES, type Limits } from "../limits.js";
+import type { JsonBounds } from "./json-bounds.js";
+
+/** Bounds on `config_json`, which holds only credential values (`{"NAME": "value", ...}`). */
+export const CONFIG_BOUNDS: Readonly<JsonBounds> = Object.freeze({ maxBytes: 256 * 1024, maxValues: 1_000, maxDepth: 4 });
+
+/** What a user can do about an oversized config_json: the credential values are set in Selu's settings. */
+export const CONFIG_ADVICE = "check the credential values set for this capability in Selu's settings";
+
+const resolved = new WeakMap<ToolDefinition<never>, Readonly<JsonBounds>>();
+
+/** The bounds a tool's arguments are checked against: the tool's own over the capability's. */
+export function argsBounds(def: ToolDefinition<never>, limits: Readonly<Limits>): Readonly<JsonBounds> {
+  if (!def.args) return limits.args;
+  let bounds = resolved.get(def);
+  if (!bounds) resolved.set(def, (bounds = Object.freeze({ ...limits.args, ...def.args })));
+  return bounds;
+}
+
+/**
+ * The largest request message the transport accepts: the largest `args_json` any tool takes, plus
+ * config_json and framing. gRPC holds a message two or three times over while receiving it (frames, the
+ * joined message, then our check), so 16 MiB requests cost ~48 MiB each; bounded here, a larger one is
+ * refused by its length prefix (RESOURCE_EXHAUSTED) before any of it is buffered.
+ */
+export function maxRequestBytes(tools: Iterable<ToolDefinition<never>>, limits: Readonly<Limits>): number {
+  let largest = limits.args.maxBytes;
+  for (const def of tools) largest = Math.max(largest, argsBounds(def, limits).maxBytes);
+  return Math.min(MAX_MESSAGE_BYTES, largest + CONFIG_BOUNDS.maxBytes + 64 * 1024);
+}
+
+/**
+ * Streams for transfers beside the calls: Selu multiplexes every session over one connection, and each
+ * running call may have an attachment arriving or an artifact leaving at once; plus two for health checks.
+ * Transfer memory is bounded by the store's share and the download buffer, not by this.
+ */
+function transferStreams(limits: Readonly<Limits>): number {
+  return limits.calls.max + 2;
+}
+
+/**
+ * HTTP/2 streams one connection may hold open (the one place that decides it): the calls that run and
+ * wait, and room for transfers. A client past it waits for a stream (HTTP/2 flow control) instead of
+ * having its request buffered.
+ */
+export function maxStreams(limits: Readonly<Limits>): number {
+  return limits.calls.max + limits.calls.maxWaiting + transferStreams(limits);
+}
