@@ -1,4 +1,4 @@
-import { formatBytes, isAbortError, ToolError, type AttachmentArg, type ToolContext } from "@selu-catalogue/kit";
+import { formatBytes, isAbortError, ToolError, type AttachmentArg, type InputFile, type ToolContext } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import { BadPng, checkPngPixels, readPngStructure, type PngStructure } from "./png-check.js";
 import type { ImageSource, PreparedDocument } from "./prepare.js";
@@ -71,6 +71,25 @@ export async function loadImages(
     }
   }
   return images;
+}
+
+/**
+ * The document's attached images, looked up now: a call waiting for a work slot keeps its attachments
+ * readable while other calls' outputs fill the store and evict the least recently used files. Their bytes
+ * are in memory already; holding them until the render is bounded by the calls admitted at once.
+ * Reads of other attachments go to the store as before.
+ */
+export function holdAttachments<T extends Pick<ToolContext, "artifacts">>(doc: PreparedDocument, files: readonly AttachmentArg[], ctx: T): T {
+  const held = new Map<AttachmentArg, InputFile>();
+  for (const section of doc.sections) {
+    for (const block of section.blocks) {
+      if (block.kind !== "image" || !("attachmentIndex" in block.source)) continue;
+      const file = files[block.source.attachmentIndex];
+      if (file && !held.has(file)) held.set(file, ctx.artifacts.read(file, `attachments[${block.source.attachmentIndex}]`));
+    }
+  }
+  if (held.size === 0) return ctx;
+  return { ...ctx, artifacts: { ...ctx.artifacts, read: (attachment, field) => held.get(attachment) ?? ctx.artifacts.read(attachment, field) } };
 }
 
 /** The key images are shared by: the same attachment or URL is embedded once. */

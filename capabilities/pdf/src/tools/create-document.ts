@@ -1,5 +1,5 @@
 import { tool, type ToolContext } from "@selu-catalogue/kit";
-import { loadImages } from "../document/images.js";
+import { holdAttachments, loadImages } from "../document/images.js";
 import { prepareDocument, type PreparedDocument } from "../document/prepare.js";
 import { createDocumentInput, type CreateDocumentArgs } from "../document/schema.js";
 import { CREATE_ARGS_BOUNDS, PDF_LIMITS } from "../limits.js";
@@ -21,8 +21,10 @@ export const createPdfDocument = tool({
   terminalOnSuccess: false,
   async run(args, ctx) {
     const prepared = prepareDocument(args, fonts());
-    // The slot is taken before the images are loaded: waiting calls then hold their arguments only.
-    const { bytes, pages } = await ctx.slots.run(() => loadAndRender(prepared, args, ctx), 1);
+    // The slot is taken before the images are decoded: waiting calls hold their arguments and their
+    // attachments, looked up first so that other calls' outputs can't evict them meanwhile.
+    const held = holdAttachments(prepared, args.attachments ?? [], ctx);
+    const { bytes, pages } = await ctx.slots.run(() => loadAndRender(prepared, args, held), 1);
     const filename = args.filename ?? filenameFrom(args.title);
     const artifact = await ctx.artifacts.put(bytes, { filename, mimeType: "application/pdf" });
     return { ok: true, artifact, pages, size_bytes: bytes.length };
