@@ -1,5 +1,7 @@
 import { ToolError } from "../errors.js";
-import type { ToolResult } from "../tool.js";
+
+// A tool's result (tool.ts's ToolResult), spelt out here so tool.ts can import FitResult without a cycle.
+type ToolResult = Record<string, unknown>;
 
 /**
  * Selu cuts a tool result longer than this many UTF-8 bytes, and its turn panics when the cut falls
