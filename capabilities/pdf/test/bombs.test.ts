@@ -1,7 +1,7 @@
 import { loadManifest } from "@selu-catalogue/manifest";
 import { memoryLimit, sandboxCommand, type MemoryLimit } from "@selu-catalogue/testkit/container";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { contentBomb, objectStreamBomb, pageTreeBomb, textOperatorBomb, wideTree } from "./fixtures/bombs.js";
+import { contentBomb, objectStreamBomb, pageTreeBomb, textOperatorBomb, wideTree } from "@selu-catalogue/testkit/hostile";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
 
 // Issue 10 item 2: small PDFs that decode to hundreds of MB, or whose page tree multiplies, killed the

@@ -56,13 +56,16 @@ const NASTY_STRINGS = [
 ];
 const NASTY_NUMBERS = [0, -1, -0, 1, 0.5, 2 ** 31, 2 ** 32, 2 ** 53 + 1, -(2 ** 53), 1e308, -1e308, 123456789];
 
-/** A value that fits `schema` (as far as it says), built at random within its bounds. */
-export function generate(schema: unknown, rng: Rng, depth = 0): unknown {
+/**
+ * A value that fits `schema` (as far as it says), built at random within its bounds; `minimal`: objects
+ * get their required properties only (the call most likely to pass validation and reach the network).
+ */
+export function generate(schema: unknown, rng: Rng, depth = 0, minimal = false): unknown {
   const s = (schema ?? {}) as Schema;
   if ("const" in s) return s.const;
   if (Array.isArray(s.enum)) return rng.pick(s.enum);
   const union = (s.anyOf ?? s.oneOf) as unknown[] | undefined;
-  if (Array.isArray(union) && union.length > 0) return generate(rng.pick(union), rng, depth);
+  if (Array.isArray(union) && union.length > 0) return generate(rng.pick(union), rng, depth, minimal);
   const type = Array.isArray(s.type) ? rng.pick(s.type as string[]) : (s.type as string | undefined);
   switch (type) {
     case "object": {
@@ -70,14 +73,16 @@ export function generate(schema: unknown, rng: Rng, depth = 0): unknown {
       const required = new Set((s.required ?? []) as string[]);
       const out: Record<string, unknown> = {};
       for (const [key, sub] of Object.entries(properties)) {
-        if (required.has(key) || (depth < 4 && rng.chance(0.5))) out[key] = generate(sub, rng, depth + 1);
+        if (!required.has(key) && (minimal || !(depth < 4 && rng.chance(0.5)))) continue;
+        // A URL field points at the suite's hostile web server (mapped by the egress proxy double).
+        out[key] = /url/i.test(key) && (sub as Schema | undefined)?.type === "string" && rng.chance(0.7) ? `https://${HOSTILE_WEB_HOST}/${rng.int(0, 99)}.png` : generate(sub, rng, depth + 1, minimal);
       }
       return out;
     }
     case "array": {
       const min = Number(s.minItems ?? 0);
       const max = Math.min(Number(s.maxItems ?? 4), min + 4, depth > 3 ? min : 99);
-      return Array.from({ length: rng.int(min, Math.max(min, max)) }, () => generate(s.items, rng, depth + 1));
+      return Array.from({ length: minimal ? Math.max(min, 1) : rng.int(min, Math.max(min, max)) }, () => generate(s.items, rng, depth + 1, minimal));
     }
     case "string":
       return string(s, rng);

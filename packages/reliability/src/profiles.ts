@@ -19,3 +19,13 @@ export const SMTP_PORTS = new Set([465, 587, 25]);
 
 /** The name image and page URLs in fuzzed arguments point at (allowed under `network: any`). */
 export const HOSTILE_WEB_HOST = "hostile.reliability.test";
+
+/**
+ * Arguments that pass a tool's own checks and reach its counterpart, for tools whose required fields a
+ * schema can't describe well enough to generate (addresses checked by code). Others use generated ones.
+ */
+export const SAMPLE_ARGS: Record<string, Record<string, Record<string, unknown>>> = {
+  email: {
+    send_email: { to: ["bob@example.com"], subject: "Hello", text: "Hi Bob", save_to_sent: false },
+  },
+};

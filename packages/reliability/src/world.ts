@@ -6,7 +6,7 @@ import { startCapabilityProcess, type CapabilityProcess } from "@selu-catalogue/
 import { startEgressProxy, type EgressProxy } from "@selu-catalogue/testkit/proxy";
 import { createTestCa, type TestCa } from "@selu-catalogue/testkit/tls";
 import type { CapabilityUnderTest } from "./capabilities.js";
-import { CREDENTIALS, HOSTILE_WEB_HOST } from "./profiles.js";
+import { CREDENTIALS } from "./profiles.js";
 
 /** One capability running as Selu runs it, with what the suite needs to attack and observe it. */
 export interface World {
@@ -43,7 +43,11 @@ export async function startWorld(cap: CapabilityUnderTest): Promise<World> {
     wrap: (command) => memory.wrap(sandboxCommand(command, { readOnly: [dirname(caFile)] })),
   });
   const config: Record<string, string> = {};
-  for (const credential of cap.manifest.credentials) config[credential.name] = CREDENTIALS[cap.id]?.[credential.name] ?? `reliability-${credential.name}`;
+  // Required credentials get a placeholder unless the profile names a value; optional ones stay unset.
+  for (const credential of cap.manifest.credentials) {
+    const value = CREDENTIALS[cap.id]?.[credential.name] ?? (credential.required === false ? undefined : `reliability-${credential.name}`);
+    if (value !== undefined) config[credential.name] = value;
+  }
   const orchestrator = new Orchestrator({ credentials: { [cap.id]: config } });
   const started = proc;
   try {
@@ -58,7 +62,6 @@ export async function startWorld(cap: CapabilityUnderTest): Promise<World> {
       ? [...(await orchestrator.discover(cap.id)).entries()].map(([name, t]) => ({ name, inputSchema: t.input_schema }))
       : cap.manifest.tools.map((t) => ({ name: t.name, inputSchema: t.input_schema }));
   const client = connectCapability(started.address);
-  void HOSTILE_WEB_HOST;
   return {
     cap, ca, proxy, proc: started, memory, orchestrator, tools, config, client,
     alive: () => started.child.exitCode === null && started.child.signalCode === null && memory.oomKills() === 0,

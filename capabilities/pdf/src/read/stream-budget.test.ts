@@ -1,6 +1,6 @@
 import { deflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { deflateRepeated, pdfFile, streamObject } from "../../test/fixtures/bombs.js";
+import { deflateRepeated, pdfFile, streamObject } from "@selu-catalogue/testkit/hostile";
 import { censusStreams } from "./stream-budget.js";
 
 const MiB = 1024 * 1024;
