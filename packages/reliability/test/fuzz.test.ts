@@ -36,7 +36,7 @@ for (const cap of discoverCapabilities()) {
           const args = rng.chance(0.8) ? mutate(valid, rng) : valid;
           const answer = await rawCall(world, tool.name, Buffer.from(JSON.stringify(args) ?? "null"));
           calls += 1;
-          if (!answered(answer)) failures.push(`${tool.name} #${i}: ${describe(answer)} for ${JSON.stringify(args).slice(0, 300)}`);
+          if (!answered(answer)) failures.push(`${tool.name} #${i}: ${explain(answer)} for ${JSON.stringify(args).slice(0, 300)}`);
           if (!world.alive()) break;
         }
         if (!world.alive()) break;
@@ -54,7 +54,7 @@ for (const cap of discoverCapabilities()) {
           const args = Buffer.from(JSON.stringify(huge(generate(tool.inputSchema, rng), bytes, false, rng)));
           const answer = await rawCall(world, tool.name, args);
           calls += 1;
-          if (!answered(answer)) failures.push(`${tool.name} with ${args.length} bytes: ${describe(answer)}`);
+          if (!answered(answer)) failures.push(`${tool.name} with ${args.length} bytes: ${explain(answer)}`);
           if (!world.alive()) break;
         }
       }
@@ -73,7 +73,7 @@ for (const cap of discoverCapabilities()) {
           const args = Buffer.from(JSON.stringify(huge(generate(tool.inputSchema, rng), bytes, true, rng)));
           const answer = await rawCall(world, tool.name, args);
           calls += 1;
-          if (!answered(answer)) failures.push(`${tool.name} with ${args.length} bytes of small objects: ${describe(answer)}`);
+          if (!answered(answer)) failures.push(`${tool.name} with ${args.length} bytes of small objects: ${explain(answer)}`);
           if (!world.alive()) break;
         }
       }
@@ -82,7 +82,7 @@ for (const cap of discoverCapabilities()) {
   });
 }
 
-function describe(answer: Answer): string {
+function explain(answer: Answer): string {
   return answer.kind === "status" ? `gRPC status ${answer.code} (${answer.message})` : answer.kind;
 }
 
