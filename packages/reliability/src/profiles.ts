@@ -28,4 +28,7 @@ export const SAMPLE_ARGS: Record<string, Record<string, Record<string, unknown>>
   email: {
     send_email: { to: ["bob@example.com"], subject: "Hello", text: "Hi Bob", save_to_sent: false },
   },
+  pdf: {
+    create_pdf_document: { title: "Pictures", sections: [{ heading: "From the web", content: [{ type: "image", url: `https://${HOSTILE_WEB_HOST}/chart.png` }] }] },
+  },
 };

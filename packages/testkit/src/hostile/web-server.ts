@@ -36,7 +36,7 @@ export async function startHostileWebServer(ca: TestCa, names: readonly string[]
     socket.on("error", () => {});
     socket.once("data", () => answer(socket, state.attack));
   });
-  return Object.assign(Object.create(null) as object, {
+  return {
     get host() {
       return server.host;
     },
@@ -53,7 +53,7 @@ export async function startHostileWebServer(ca: TestCa, names: readonly string[]
       state.attack = next;
     },
     close: () => server.close(),
-  }) as HostileWebServer;
+  };
 }
 
 function answer(socket: TLSSocket, attack: WebAttack): void {
