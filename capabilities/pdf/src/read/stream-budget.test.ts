@@ -20,6 +20,12 @@ describe("censusStreams", () => {
     await expect(census(pdfFile([lying]))).rejects.toThrow(tooBig);
   });
 
+  it("counts what a damaged bomb decodes to before the damage, as a reader would", async () => {
+    const bomb = await deflateRepeated(" ", 20 * MiB);
+    const damaged = Buffer.concat([bomb.subarray(0, bomb.length - 16), Buffer.alloc(16, 0xff)]);
+    await expect(census(pdfFile([streamObject("/Filter /FlateDecode", damaged)]))).rejects.toThrow(tooBig);
+  });
+
   it("follows filter chains, abbreviations, #-escaped names and filters given by reference", async () => {
     const inner = await deflateRepeated(" ", 20 * MiB);
     const twice = deflateSync(inner);
