@@ -17,8 +17,8 @@ export const CREDENTIALS: Record<string, Record<string, string>> = {
 export const IMAP_PORTS = new Set([993, 143]);
 export const SMTP_PORTS = new Set([465, 587, 25]);
 
-/** The name image and page URLs in fuzzed arguments point at (allowed under `network: any`). */
-export const HOSTILE_WEB_HOST = "hostile.reliability.test";
+/** The name image and page URLs in fuzzed arguments point at (allowed under `network: any`; a public-looking name, as capabilities refuse reserved suffixes like .test). */
+export const HOSTILE_WEB_HOST = "hostile-web.example.org";
 
 /**
  * Arguments that pass a tool's own checks and reach its counterpart, for tools whose required fields a
