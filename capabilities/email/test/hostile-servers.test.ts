@@ -80,7 +80,7 @@ async function survives(tool: string, args: Record<string, unknown>, error: RegE
   expect(proc.child.exitCode).toBeNull();
 }
 
-const TOO_LARGE = /^the IMAP server imap\.fastmail\.com:993 sent more than this capability reads at once \(.+\); it is misbehaving or not an IMAP server, try again later$/;
+const TOO_LARGE = /the IMAP server imap\.fastmail\.com:993 sent more than this capability reads at once \(.+\); it is misbehaving or not an IMAP server, try again later$/;
 
 describe("a hostile IMAP server", () => {
   it("answering a fetch with a 1,000,000,000-byte literal gets a clear error, not an out-of-memory kill", async () => {
@@ -95,7 +95,7 @@ describe("a hostile IMAP server", () => {
 
   it("greeting with an endless line gets a clear error", async () => {
     const server = await hostileImap({ kind: "endless-line" }, "greeting");
-    await survives("list_mailboxes", {}, /^the IMAP server imap\.fastmail\.com:993 sent more than this capability reads at once|the connection to the IMAP server imap\.fastmail\.com:993 was lost/, server.attacks);
+    await survives("list_mailboxes", {}, /the IMAP server imap\.fastmail\.com:993 sent more than this capability reads at once|the connection to the IMAP server imap\.fastmail\.com:993 was lost/, server.attacks);
   }, 60_000);
 
   it("answering a search with a flood of tokens gets a clear error", async () => {
@@ -105,7 +105,7 @@ describe("a hostile IMAP server", () => {
 
   it("answering a fetch of one page with thousands of messages stops reading them", async () => {
     const server = await hostileImap({ kind: "huge-reply", lines: 20_000, width: 3_000 });
-    await survives("list_messages", {}, /^the IMAP server imap\.fastmail\.com:993 sent more messages than were asked for/, server.attacks);
+    await survives("list_messages", {}, /the IMAP server imap\.fastmail\.com:993 sent more messages than were asked for/, server.attacks);
   }, 60_000);
 
   it("that never greets is given up after the connect timeout", async () => {
@@ -119,12 +119,12 @@ describe("a hostile SMTP server", () => {
 
   it("greeting with an endless line gets a clear error", async () => {
     const server = await hostileSmtp({ kind: "endless-line" });
-    await survives("send_email", mail, /^the SMTP server smtp\.fastmail\.com:465 sent a reply longer than/, server.attacks);
+    await survives("send_email", mail, /the SMTP server smtp\.fastmail\.com:465 sent a reply longer than/, server.attacks);
   }, 60_000);
 
   it("answering EHLO with a multi-line reply of 640 MB gets a clear error", async () => {
     const server = await hostileSmtp({ kind: "huge-reply", lines: 10_000, width: 64 * 1024 }, "ehlo");
-    await survives("send_email", mail, /^the SMTP server smtp\.fastmail\.com:465 sent a reply longer than/, server.attacks);
+    await survives("send_email", mail, /the SMTP server smtp\.fastmail\.com:465 sent a reply longer than/, server.attacks);
   }, 60_000);
 
   it("dripping its greeting a byte at a time is given up after the connect timeout", async () => {
