@@ -11,6 +11,11 @@ export const CREDENTIALS: Record<string, Record<string, string>> = {
     EMAIL_USERNAME: "alice@fastmail.test",
     EMAIL_PASSWORD: "reliability-password",
   },
+  "file-manager": {
+    WEBDAV_URL: "https://hostile-web.example.org/dav/",
+    WEBDAV_USERNAME: "reliability",
+    WEBDAV_PASSWORD: "reliability-password",
+  },
 };
 
 /** Ports whose hosts get the hostile IMAP or SMTP server; every other mapped host gets the hostile HTTPS server. */

@@ -35,7 +35,7 @@ export interface World {
 export async function startWorld(cap: CapabilityUnderTest): Promise<World> {
   const ca = createTestCa();
   const caFile = await ca.writeCertFile();
-  const proxy = await startEgressProxy({ policy: cap.manifest.network, capability: cap.id, upstreamTimeoutMs: 2_000 });
+  const proxy = await startEgressProxy({ policy: cap.manifest.network, capability: cap.id });
   let proc: CapabilityProcess | undefined;
   const memory = memoryLimit(cap.memoryMiB, `reliability-${cap.id}`, () => proc?.child.pid);
   proc = await startCapabilityProcess(cap.dir, {
@@ -59,7 +59,7 @@ export async function startWorld(cap: CapabilityUnderTest): Promise<World> {
   }
   const tools =
     cap.manifest.tool_source === "dynamic"
-      ? [...(await orchestrator.discover(cap.id)).entries()].map(([name, t]) => ({ name, inputSchema: t.input_schema }))
+      ? (await orchestrator.discover(cap.id)).map((t) => ({ name: t.name, inputSchema: t.input_schema }))
       : cap.manifest.tools.map((t) => ({ name: t.name, inputSchema: t.input_schema }));
   const client = connectCapability(started.address);
   return {
