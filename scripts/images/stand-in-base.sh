@@ -8,6 +8,7 @@
 set -euo pipefail
 ref="${1:?usage: stand-in-base.sh node:<version>-<debian release>[-slim]}"
 podman=(podman --storage-driver "${SELU_STORAGE_DRIVER:-vfs}")
+[ -n "${SELU_PODMAN_ROOT:-}" ] && podman+=(--root "$SELU_PODMAN_ROOT")
 full="docker.io/library/$ref"
 if "${podman[@]}" image exists "$full"; then exit 0; fi
 if timeout 60 "${podman[@]}" pull -q "$full" >/dev/null 2>&1; then exit 0; fi
