@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 // Issue 13: the generated Dockerfiles and the manifests' image tags follow the packages (one version
@@ -25,6 +24,14 @@ describe("catalogue files", () => {
 
   it("has every Dockerfile as scripts/dockerfile.mjs writes it", () => {
     for (const dir of capabilityDirs()) expect(readFileSync(join(dir, "Dockerfile"), "utf8"), dir).toBe(dockerfile(dir));
+  });
+
+  it("gives every library package a licence, repository and engines", () => {
+    const libraries = new URL("packages/", root);
+    for (const name of ["kit", "manifest", "proto", "testkit", "tsconfig"]) {
+      const pkg = JSON.parse(readFileSync(new URL(`${name}/package.json`, libraries), "utf8"));
+      expect(pkg, name).toMatchObject({ license: "MIT", repository: { directory: `packages/${name}` }, engines: { node: ">=24" } });
+    }
   });
 
   it("names a manifest whose image tag lags its package version, and the version script fixes it", () => {
