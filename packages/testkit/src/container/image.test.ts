@@ -4,13 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { hasBubblewrap } from "./sandbox.js";
-import { imageLaunch, seluEnv, testImageFor, type TestImage } from "./image.js";
+import { imageLaunch, mountsOf, seluEnv, testImageFor, type TestImage } from "./image.js";
+import { sandboxCommand } from "./sandbox.js";
 
 // The host's own root stands in for a mounted image: what matters is how it is run.
 const asRoot = process.getuid?.() === 0 && hasBubblewrap();
 const image = (cmd: string[]): TestImage => ({ dir: "/nowhere", ref: "host", rootfs: "/", entrypoint: ["sh", "-c"], cmd, workdir: "/usr", env: ["FROM_IMAGE=1"] });
-const runIn = (img: TestImage, env: Record<string, string>) => {
-  const launch = imageLaunch(img, env);
+const runIn = (img: TestImage, env: Record<string, string>, mounts = {}) => {
+  const launch = imageLaunch(img, env, mounts);
   try {
     return execFileSync(launch.command[0]!, launch.command.slice(1), { encoding: "utf8", env: { ...process.env, LEAK: "host" } });
   } finally {
@@ -35,6 +36,20 @@ describe.skipIf(!asRoot)("imageLaunch", () => {
     const env = { HTTPS_PROXY: "http://selu:t@proxy:8888", SELU_SHARED: "true", PORT: "1", SECRET: "x" };
     const names = runIn(image(["env | cut -d= -f1 | sort"]), env).trim().split("\n");
     expect(names.filter((n) => n !== "PWD")).toEqual(["FROM_IMAGE", "HTTPS_PROXY", "SELU_SHARED"]);
+  });
+});
+
+describe.skipIf(!asRoot)("imageLaunch with a test's mounts", () => {
+  it("shows the sandbox's read-only files and writable directories inside the image", () => {
+    const ca = join(temp, "ca");
+    const workspace = join(temp, "workspace");
+    execFileSync("mkdir", ["-p", ca, workspace]);
+    writeFileSync(join(ca, "ca.pem"), "pem");
+    const mounts = mountsOf(sandboxCommand(["true"], { readOnly: [ca], writable: [{ host: workspace, path: "/mnt" }] }));
+    expect(mounts).toEqual({ readOnly: [ca], writable: [{ host: workspace, path: "/mnt" }] });
+    // An image has /workspace; the host root standing in for one has /mnt.
+    const out = runIn(image([`cat ${ca}/ca.pem; echo; echo hi > /mnt/f && echo wrote`]), {}, mounts);
+    expect(out).toBe("pem\nwrote\n");
   });
 });
 

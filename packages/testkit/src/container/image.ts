@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
@@ -65,6 +65,29 @@ export function imageCommand(image: TestImage, options: { env: Record<string, st
   return args;
 }
 
+/** Host paths a test shows inside the container: read-only at the same place, or writable (/workspace). */
+export interface Mounts {
+  readOnly?: readonly string[];
+  writable?: readonly { host: string; path: string }[];
+}
+
+/**
+ * The mounts a test gave its sandbox, read back from the bubblewrap arguments its `wrap` makes
+ * ({@link sandboxCommand}'s `readOnly` and `writable`), so the same test runs against an image unchanged.
+ * The host root and the checkout, which the checkout sandbox shows, are left out.
+ */
+export function mountsOf(wrapped: readonly string[]): Mounts {
+  const mounts = { readOnly: [] as string[], writable: [] as { host: string; path: string }[] };
+  for (let i = 0; i + 2 < wrapped.length && wrapped[i] !== "--"; i++) {
+    const [flag, host, path] = [wrapped[i], wrapped[i + 1]!, wrapped[i + 2]!];
+    if (flag === "--bind") mounts.writable.push({ host, path });
+    else if (flag === "--ro-bind" && host === path && host !== "/" && !existsSync(join(host, "pnpm-workspace.yaml"))) mounts.readOnly.push(host);
+    else continue;
+    i += 2;
+  }
+  return mounts;
+}
+
 /** A command that starts an image's server, and what to remove once it has exited. */
 export interface ImageLaunch {
   command: string[];
@@ -76,11 +99,12 @@ export interface ImageLaunch {
  * tmpfs mounted noexec as the container's /tmp, made in a mount namespace of its own (unshare), so
  * nothing is left mounted on the host when it exits. Needs root, as Selu's runner does.
  */
-export function imageLaunch(image: TestImage, env: Record<string, string | undefined>): ImageLaunch {
+export function imageLaunch(image: TestImage, env: Record<string, string | undefined>, mounts: Mounts = {}): ImageLaunch {
   const tmp = mkdtempSync(join(tmpdir(), "selu-image-tmp-"));
   const selu = seluEnv(env);
-  const binds = selu.NODE_EXTRA_CA_CERTS ? [dirname(selu.NODE_EXTRA_CA_CERTS)] : [];
+  const binds = [...(mounts.readOnly ?? [])];
+  if (selu.NODE_EXTRA_CA_CERTS && !binds.some((b) => selu.NODE_EXTRA_CA_CERTS!.startsWith(`${b}/`) || b === selu.NODE_EXTRA_CA_CERTS)) binds.push(dirname(selu.NODE_EXTRA_CA_CERTS));
   const mountTmp = 'mount -t tmpfs -o size=64m,mode=1777,noexec,nosuid,nodev tmpfs "$1" && shift && exec "$@"';
-  const command = ["prlimit", "--nofile=256:256", "unshare", "--mount", "--propagation", "private", "sh", "-c", mountTmp, "sh", tmp, ...imageCommand(image, { env: selu, tmp, binds })];
+  const command = ["prlimit", "--nofile=256:256", "unshare", "--mount", "--propagation", "private", "sh", "-c", mountTmp, "sh", tmp, ...imageCommand(image, { env: selu, tmp, binds, writable: mounts.writable ?? [] })];
   return { command, cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
 }

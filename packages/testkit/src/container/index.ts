@@ -6,5 +6,5 @@ export { hasMemoryCgroup, memoryLimit } from "./memory-limit.js";
 export type { ContainerLimits } from "./sandbox.js";
 export type { ContainerCgroup } from "./cgroup.js";
 export type { MemoryLimit } from "./memory-limit.js";
-export { imageCommand, imageLaunch, SELU_PORT, seluEnv, testImageFor } from "./image.js";
-export type { ImageLaunch, TestImage } from "./image.js";
+export { imageCommand, imageLaunch, mountsOf, SELU_PORT, seluEnv, testImageFor } from "./image.js";
+export type { ImageLaunch, Mounts, TestImage } from "./image.js";

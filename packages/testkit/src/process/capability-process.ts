@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { imageLaunch, SELU_PORT, testImageFor } from "../container/image.js";
+import { imageLaunch, mountsOf, SELU_PORT, testImageFor } from "../container/image.js";
 import { containerEnv } from "./container-env.js";
 import { freePort } from "./free-port.js";
 import { serverProcess } from "./process-tree.js";
@@ -42,7 +42,7 @@ export async function startCapabilityProcess(dir: string, options: StartOptions 
   // `./dev images`: the built image instead of the checkout, as Selu runs it (its CMD, port 50051, its env).
   const image = testImageFor(dir);
   const seluContainerEnv = containerEnv(dir, options.env, options.sessionId === undefined ? {} : { sessionId: options.sessionId });
-  const launch = image ? imageLaunch(image, seluContainerEnv) : undefined;
+  const launch = image ? imageLaunch(image, seluContainerEnv, options.wrap ? mountsOf(options.wrap(["true"])) : {}) : undefined;
   const port = launch ? SELU_PORT : await freePort();
   const command = ["sh", "-c", `exec ${start}`];
   const [file, ...args] = launch ? launch.command : options.wrap ? options.wrap(command) : command;
