@@ -85,8 +85,9 @@ function testImage(dir, ref, name) {
     // conformance suite's 2 s readiness check measures the disk instead of the capability.
     spawnSync("sh", ["-c", 'tar -C "$0" -cf - app usr/local/bin | cat >/dev/null', rootfs], { stdio: "ignore" });
     step(`testing ${ref} (its test/ against the mounted image, port 50051)`);
-    // One file at a time: every file's server listens on 50051.
-    const tests = spawnSync(join(root, ".tools/node_modules/.bin/pnpm"), ["--filter", name, "exec", "vitest", "run", "test/", "--no-file-parallelism"], {
+    // One file at a time: every file's server listens on 50051. A longer default timeout than the
+    // checkout's: the image builds share the machine, and a test's own timeouts still apply.
+    const tests = spawnSync(join(root, ".tools/node_modules/.bin/pnpm"), ["--filter", name, "exec", "vitest", "run", "test/", "--no-file-parallelism", "--testTimeout=60000"], {
       cwd: root,
       stdio: "inherit",
       env: { ...process.env, SELU_TEST_IMAGE: join(tmp, "image.json") },

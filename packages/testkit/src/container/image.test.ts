@@ -54,9 +54,9 @@ describe.skipIf(!asRoot)("imageLaunch with a test's mounts", () => {
 });
 
 describe("seluEnv", () => {
-  it("keeps the proxy variables, SELU_* and a test CA, and drops everything else", () => {
-    const env = { HTTP_PROXY: "a", https_proxy: "b", SELU_CAPABILITY_ID: "c", SELU_SESSION_ID: "d", NODE_EXTRA_CA_CERTS: "/t/ca.pem", PORT: "1", LOG_LEVEL: "info", PATH: "/bin" };
-    expect(Object.keys(seluEnv(env)).sort()).toEqual(["HTTP_PROXY", "NODE_EXTRA_CA_CERTS", "SELU_CAPABILITY_ID", "SELU_SESSION_ID", "https_proxy"]);
+  it("keeps the proxy variables, SELU_*, a test CA and the log level, and drops everything else", () => {
+    const env = { HTTP_PROXY: "a", https_proxy: "b", SELU_CAPABILITY_ID: "c", SELU_SESSION_ID: "d", NODE_EXTRA_CA_CERTS: "/t/ca.pem", PORT: "1", LOG_LEVEL: "debug", PATH: "/bin", NODE_OPTIONS: "-r x" };
+    expect(Object.keys(seluEnv(env)).sort()).toEqual(["HTTP_PROXY", "LOG_LEVEL", "NODE_EXTRA_CA_CERTS", "SELU_CAPABILITY_ID", "SELU_SESSION_ID", "https_proxy"]);
   });
 });
 

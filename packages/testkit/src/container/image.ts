@@ -25,11 +25,11 @@ export interface TestImage {
 export const SELU_PORT = 50051;
 
 /**
- * The variables Selu's runner sets in a container (contract section 3), the only ones an image gets.
- * NODE_EXTRA_CA_CERTS is the one exception: tests point it at their own CA so the capability trusts
- * the TLS servers the test starts (a mail server, an HTTPS origin); it never changes what is loaded.
+ * The variables Selu's runner sets in a container (contract section 3), the only ones an image gets,
+ * and two that only tests set, which change what the process trusts and says, never what it loads:
+ * NODE_EXTRA_CA_CERTS (the test's own CA, for the TLS servers it starts) and LOG_LEVEL (tests read logs).
  */
-const SELU_ENV = /^(HTTPS?_PROXY|https?_proxy|SELU_CAPABILITY_ID|SELU_SESSION_ID|SELU_SHARED|NODE_EXTRA_CA_CERTS)$/;
+const SELU_ENV = /^(HTTPS?_PROXY|https?_proxy|SELU_CAPABILITY_ID|SELU_SESSION_ID|SELU_SHARED|NODE_EXTRA_CA_CERTS|LOG_LEVEL)$/;
 
 /** The mounted image the tests should run for `dir`, when `./dev images` set one. */
 export function testImageFor(dir: string): TestImage | undefined {
