@@ -1,10 +1,11 @@
 // `./dev images` (issue 13): builds every capability's image (capabilities/*/) with podman, against a
-// stand-in base where no registry can be reached, then runs the capability's end-to-end tests (test/,
-// the conformance suite among them) against the image itself: its filesystem mounted, its Entrypoint,
+// stand-in base where no registry can be reached, then runs the capability's conformance suite
+// (test/conformance.test.ts; with --e2e all of its test/) against the image itself: its filesystem mounted, its Entrypoint,
 // Cmd and WorkingDir, uid 1000, read-only root, a fresh noexec /tmp, Selu's environment only, dialled on
 // port 50051 (the testkit's image mode, SELU_TEST_IMAGE). Capabilities run one after another, so 50051
 // is free for each. Prints each image's app layer (the image less its base).
 //   ./dev images [id ...]      build and test all capabilities, or the ones named
+//   ./dev images --e2e         also the capability's end-to-end tests (all of test/) against the image
 //   ./dev images --build-only  build without testing (what pull requests on GitHub do with buildx)
 // Environment: SELU_STORAGE_DRIVER (overlay, else vfs), SELU_PODMAN_ROOT (container storage).
 import { execFileSync, spawnSync } from "node:child_process";
@@ -16,7 +17,7 @@ import { parse } from "yaml";
 import { capabilityDirs, NODE_IMAGE } from "../dockerfile.mjs";
 
 const root = resolve(import.meta.dirname, "../..");
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { "build-only": { type: "boolean", default: false } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { "build-only": { type: "boolean", default: false }, e2e: { type: "boolean", default: false } } });
 const logs = join(root, ".cache/images/logs");
 mkdirSync(logs, { recursive: true });
 
@@ -67,7 +68,7 @@ process.stdout.write("image                               build s  app layer MB 
 for (const r of results) process.stdout.write(`${r.ref.padEnd(36)}${String(r.buildS).padStart(7)}  ${r.appMB.toFixed(1).padStart(12)}  ${r.tests}\n`);
 if (results.some((r) => r.tests !== "passed" && !(values["build-only"] && r.tests === "not run"))) process.exit(1);
 
-/** Mounts `ref` and runs the capability's test/ against it; true when they pass. */
+/** Mounts `ref` and runs the capability's conformance suite (or all of test/) against it; true when they pass. */
 function testImage(dir, ref, name) {
   const inspect = JSON.parse(podman(["image", "inspect", ref]))[0];
   const config = inspect.Config ?? {};
@@ -84,10 +85,11 @@ function testImage(dir, ref, name) {
     // cache: otherwise the first start pays for reading a freshly written layer from disk, and the
     // conformance suite's 2 s readiness check measures the disk instead of the capability.
     spawnSync("sh", ["-c", 'tar -C "$0" -cf - app usr/local/bin | cat >/dev/null', rootfs], { stdio: "ignore" });
-    step(`testing ${ref} (its test/ against the mounted image, port 50051)`);
+    const files = values.e2e ? ["test/"] : ["test/conformance.test.ts"];
+    step(`testing ${ref}: ${files.join(" ")} against the mounted image, port 50051`);
     // One file at a time: every file's server listens on 50051. A longer default timeout than the
     // checkout's: the image builds share the machine, and a test's own timeouts still apply.
-    const tests = spawnSync(join(root, ".tools/node_modules/.bin/pnpm"), ["--filter", name, "exec", "vitest", "run", "test/", "--no-file-parallelism", "--testTimeout=60000"], {
+    const tests = spawnSync(join(root, ".tools/node_modules/.bin/pnpm"), ["--filter", name, "exec", "vitest", "run", ...files, "--no-file-parallelism", "--testTimeout=60000"], {
       cwd: root,
       stdio: "inherit",
       env: { ...process.env, SELU_TEST_IMAGE: join(tmp, "image.json") },
