@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -15,7 +15,7 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 describe("catalogue files", () => {
   it("finds every capability directory", () => {
-    expect(capabilityDirs().map((d) => d.split("/").at(-1))).toEqual(expect.arrayContaining(["email", "example", "pdf"]));
+    expect(capabilityDirs().map((d) => d.split("/").at(-1))).toEqual(expect.arrayContaining(["email", "example", "pdf", "web-search"]));
   });
 
   it("tags every manifest's image with its package's version", () => {
@@ -28,7 +28,7 @@ describe("catalogue files", () => {
 
   it("gives every library package a licence, repository and engines", () => {
     const libraries = new URL("packages/", root);
-    for (const name of ["kit", "manifest", "proto", "testkit", "tsconfig"]) {
+    for (const name of readdirSync(libraries).filter((n) => existsSync(new URL(`${n}/package.json`, libraries)))) {
       const pkg = JSON.parse(readFileSync(new URL(`${name}/package.json`, libraries), "utf8"));
       expect(pkg, name).toMatchObject({ license: "MIT", repository: { directory: `packages/${name}` }, engines: { node: ">=24" } });
     }
