@@ -76,11 +76,14 @@ export interface Mounts {
  * ({@link sandboxCommand}'s `readOnly` and `writable`), so the same test runs against an image unchanged.
  * The host root and the checkout, which the checkout sandbox shows, are left out.
  */
-export function mountsOf(wrapped: readonly string[]): Mounts {
+export function mountsOf(command: readonly string[]): Mounts {
+  // The sandbox may start bwrap from a shell script (to mount its noexec /tmp first): read its quoted words.
+  const script = command.find((part) => part.includes("'bwrap'"));
+  const wrapped = script ? [...script.matchAll(/'((?:[^']|'\\'')*)'/g)].map((m) => m[1]!.replaceAll("'\\''", "'")) : command;
   const mounts = { readOnly: [] as string[], writable: [] as { host: string; path: string }[] };
   for (let i = 0; i + 2 < wrapped.length && wrapped[i] !== "--"; i++) {
     const [flag, host, path] = [wrapped[i], wrapped[i + 1]!, wrapped[i + 2]!];
-    if (flag === "--bind") mounts.writable.push({ host, path });
+    if (flag === "--bind" && path !== "/tmp") mounts.writable.push({ host, path });
     else if (flag === "--ro-bind" && host === path && host !== "/" && !existsSync(join(host, "pnpm-workspace.yaml"))) mounts.readOnly.push(host);
     else continue;
     i += 2;
