@@ -1,6 +1,6 @@
 // Writes every capability's Dockerfile from one template (issue 13: one Dockerfile shape, nothing copied
 // by hand). What differs between capabilities comes from their own files: the package name, version and
-// description (package.json), the CMD and its heap flag (the `start` script, the one place they are
+// description (package.json, plus extra run-time ENV under `image.env`), the CMD and its heap flag (the `start` script, the one place they are
 // written), and /workspace and /cache (manifest.yaml). Capabilities are found as capabilities/*/.
 //   node scripts/dockerfile.mjs           write them
 //   node scripts/dockerfile.mjs --check   exit 1 when one is missing or differs (CI, `./dev lint`)
@@ -60,7 +60,7 @@ RUN pnpm --filter "${pkg.name}..." build \\
 
 FROM \${NODE_IMAGE}
 LABEL ${["", label("title", `selu-cap-${id}`), label("description", pkg.description), label("version", pkg.version), label("source", source), label("licenses", rootPkg.license)].join(" \\\n").trimStart()}
-ENV NODE_ENV=production MALLOC_ARENA_MAX=2
+ENV ${Object.entries({ NODE_ENV: "production", MALLOC_ARENA_MAX: "2", ...(pkg.image?.env ?? {}) }).map(([k, v]) => `${k}=${v}`).join(" ")}
 WORKDIR /app
 # Owned by root and read-only to the runtime user: a compromised process can't change its own code.
 COPY --from=build /out /app
