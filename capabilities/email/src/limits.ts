@@ -14,6 +14,18 @@ export const MAIL_LIMITS = {
   connectTimeoutMs: 15_000,
   /** Silence on an established SMTP/IMAP connection before it is given up, ms. */
   socketTimeoutMs: 60_000,
+  /**
+   * What one IMAP response may hold (issue 10 item 3: imapflow's defaults, 1 GiB literals and lines and 2 GiB
+   * responses, let a hostile server fill the container in seconds). Bodies and attachments are fetched in
+   * 64 KiB partial chunks, so literals stay small; a SEARCH of a million UIDs is a 7 MB line; a response's
+   * tokens cost ~100 bytes of heap each. All together stay well inside the 192 MB container.
+   */
+  imapMaxLiteralBytes: 8 * 1024 * 1024,
+  imapMaxLineBytes: 8 * 1024 * 1024,
+  imapMaxResponseBytes: 16 * 1024 * 1024,
+  imapMaxResponseTokens: 100_000,
+  /** One SMTP reply, all its lines (an EHLO answer is under 1 KB). */
+  smtpMaxReplyBytes: 64 * 1024,
   /** Message bodies read for get_message, bytes per text part. */
   maxBodyPartBytes: 2 * 1024 * 1024,
   /** Messages per list/search page. */

@@ -1,7 +1,7 @@
 // Every workspace tool end to end: the production entrypoint under the container constraints with a
 // real directory as /workspace, called through the orchestrator double as Selu calls it.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Orchestrator } from "@selu-catalogue/testkit/orchestrator";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

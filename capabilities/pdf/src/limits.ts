@@ -47,6 +47,25 @@ export const PDF_LIMITS = {
   maxConcurrent: 4,
   /** Bytes of extracted text as JSON (UTF-8, escapes included): Greek or Cyrillic take two bytes a letter. */
   maxExtractJsonBytes: 40_000,
+  /**
+   * What one input PDF may decode to, checked on the raw bytes before pdf.js or pdf-lib reads it
+   * (neither bounds what it inflates; issue 10 item 2). A stream that isn't an image (page content,
+   * fonts, object streams) decodes to at most 16 MiB and all of them to 64 MiB; an image to 64 MiB,
+   * all images to 256 MiB (extract and merge never decode images, so that bound is for time).
+   */
+  maxStreamDecodedBytes: 16 * 1024 * 1024,
+  maxPdfDecodedBytes: 64 * 1024 * 1024,
+  maxImageStreamDecodedBytes: 64 * 1024 * 1024,
+  maxPdfImageDecodedBytes: 256 * 1024 * 1024,
+  /** Streams and objects of one input PDF (each parsed object costs memory in the readers). */
+  maxPdfStreams: 20_000,
+  maxPdfObjects: 200_000,
+  /** Pages of one input PDF, counted by walking its page tree (each node once) before anything else reads it. */
+  maxPdfPages: 10_000,
+  /** Nesting depth of a page tree (writers use 3-5 levels even for thousands of pages). */
+  maxPageTreeDepth: 64,
+  /** Text pieces pdf.js may give for one page; a page drawing the same text a million times stops here. */
+  maxTextItemsPerPage: 100_000,
 } as const;
 
 /**

@@ -26,6 +26,7 @@ beforeAll(async () => {
     if (req.url === "/moved.png") return res.writeHead(302, { location: "/chart.png" }).end();
     if (req.url === "/to-http.png") return res.writeHead(301, { location: "http://images.example.com/chart.png" }).end();
     if (req.url === "/to-internal.png") return res.writeHead(307, { location: "https://127.0.0.1/x.png" }).end();
+    if (req.url === "/bad-location.png") return res.writeHead(302, { location: "https://[not-a-host/x.png" }).end();
     if (req.url === "/loop.png") return res.writeHead(302, { location: "/loop.png" }).end();
     if (req.url === "/huge.png") return send(200, "image/png", Buffer.alloc(6 * 1024 * 1024));
     send(404, "text/plain", "not found");
@@ -71,6 +72,12 @@ describe("images from https URLs", () => {
     expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/to-internal.png"))).toMatch(/^sections\[0\]\.content\[0\]\.url: refusing to connect to 127\.0\.0\.1/);
     expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/loop.png"))).toBe(
       "sections[0].content[0].url: more than 3 redirects; give the image's final URL",
+    );
+  });
+
+  it("names the block when a redirect's Location is not a valid URL", async () => {
+    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/bad-location.png"))).toBe(
+      'sections[0].content[0].url: images.example.com redirects to "https://[not-a-host/x.png", which is not a valid URL; give the image\'s final URL',
     );
   });
 

@@ -36,6 +36,13 @@ export function describeImapError(err: unknown, server: ServerAddress, stage: "l
     return new ToolError(`the IMAP server ${target} refused the request${said}`, { cause: err });
   }
   const code = failure.code ?? "";
+  // imapflow's response bounds (MAIL_LIMITS.imap*) and a FETCH answered with messages nobody asked for.
+  if (RESPONSE_TOO_LARGE.has(code)) {
+    return new ToolError(`the IMAP server ${target} sent more than this capability reads at once (${clip(failure.message ?? code)}); it is misbehaving or not an IMAP server, try again later`, { cause: err });
+  }
+  if (code === UNREQUESTED_MESSAGE) {
+    return new ToolError(`the IMAP server ${target} sent more messages than were asked for (${clip(failure.message ?? "")}); it is misbehaving, try again later`, { cause: err });
+  }
   // STARTTLS (IMAP_SECURITY starttls): not offered, refused, or a certificate that doesn't verify.
   if (failure.tlsFailed || /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
     return new ToolError(
@@ -52,6 +59,16 @@ export function describeImapError(err: unknown, server: ServerAddress, stage: "l
   }
   return err;
 }
+
+const RESPONSE_TOO_LARGE = new Set(["LiteralTooLarge", "LineTooLarge", "ResponseTooLarge", "TooManyTokens"]);
+
+/** True for imapflow's errors about a response over the configured bounds. */
+export function isResponseTooLarge(err: unknown): boolean {
+  return !!err && typeof err === "object" && RESPONSE_TOO_LARGE.has(String((err as ImapFailure).code));
+}
+
+/** The code of the error thrown when a FETCH brings a message whose UID was not asked for. */
+export const UNREQUESTED_MESSAGE = "UnrequestedMessage";
 
 function clip(text: string): string {
   return text.replace(/[\r\n]+/g, " ").slice(0, 200);

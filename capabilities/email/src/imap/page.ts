@@ -1,5 +1,6 @@
 import type { ImapFlow, SearchObject } from "imapflow";
 import { SUMMARY_QUERY, summarize, type MessageSummary } from "./summary.js";
+import { UNREQUESTED_MESSAGE } from "./errors.js";
 import { searchUids } from "./search-uids.js";
 
 /** A page of messages: per mailbox in the order searched, newest (highest UID) first within each. */
@@ -51,7 +52,12 @@ export async function pageOfMessages(
     const lock = await client.getMailboxLock(mailbox, { readOnly: true });
     try {
       const page: MessageSummary[] = [];
-      for await (const message of client.fetch(wanted.join(","), SUMMARY_QUERY, { uid: true })) page.push(summarize(mailbox, message));
+      const asked = new Set(wanted);
+      for await (const message of client.fetch(wanted.join(","), SUMMARY_QUERY, { uid: true })) {
+        // Only the UIDs asked for, each once: a server that floods the page is cut off (issue 10 item 3).
+        if (!asked.delete(message.uid)) throw Object.assign(new Error(`uid ${message.uid} in ${mailbox} was not asked for`), { code: UNREQUESTED_MESSAGE });
+        page.push(summarize(mailbox, message));
+      }
       messages.push(...page.sort((a, b) => b.uid - a.uid));
     } finally {
       lock.release();

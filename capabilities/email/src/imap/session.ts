@@ -4,7 +4,7 @@ import type { ToolContext } from "@selu-catalogue/kit";
 import type { ImapFlow } from "imapflow";
 import type { ImapSettings, MailAccount } from "../config.js";
 import { MAIL_LIMITS } from "../limits.js";
-import { describeImapError } from "./errors.js";
+import { describeImapError, isResponseTooLarge } from "./errors.js";
 
 type Context = Pick<ToolContext, "signal" | "openTunnel">;
 
@@ -30,6 +30,10 @@ export async function withImap<T>(ctx: Context, server: ImapSettings, account: M
     connectionTimeout: MAIL_LIMITS.connectTimeoutMs,
     greetingTimeout: MAIL_LIMITS.connectTimeoutMs,
     socketTimeout: MAIL_LIMITS.socketTimeoutMs,
+    maxLiteralSize: MAIL_LIMITS.imapMaxLiteralBytes,
+    maxLineLength: MAIL_LIMITS.imapMaxLineBytes,
+    maxResponseSize: MAIL_LIMITS.imapMaxResponseBytes,
+    maxResponseTokens: MAIL_LIMITS.imapMaxResponseTokens,
     // The tunnel is already connected and TLS-verified by the kit; hand it over as the transport.
     transport: {
       connect(_options, onConnect) {
@@ -42,19 +46,23 @@ export async function withImap<T>(ctx: Context, server: ImapSettings, account: M
       },
     },
   });
-  client.on("error", () => {}); // surfaced through the pending command's rejection
+  // Surfaced through the pending command's rejection, except a response over the bounds: imapflow
+  // then closes the connection and the command only hears "connection closed", so keep the cause.
+  let streamError: unknown;
+  client.on("error", (err: unknown) => (streamError ??= err));
+  const cause = (err: unknown) => (isResponseTooLarge(streamError) ? streamError : err);
   const onAbort = () => client.close();
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   try {
     try {
       await client.connect();
     } catch (err) {
-      throw describeImapError(err, server, "login");
+      throw describeImapError(cause(err), server, "login");
     }
     try {
       return await work(client);
     } catch (err) {
-      throw describeImapError(err, server, "command");
+      throw describeImapError(cause(err), server, "command");
     }
   } catch (err) {
     ctx.signal.throwIfAborted();

@@ -1,4 +1,5 @@
-import { ToolError } from "@selu-catalogue/kit";
+import { formatBytes, ToolError } from "@selu-catalogue/kit";
+import { MAIL_LIMITS } from "../limits.js";
 import type { ServerAddress } from "../config.js";
 
 interface SmtpFailure {
@@ -19,6 +20,13 @@ export function describeSmtpError(err: unknown, server: ServerAddress): unknown 
   const failure = err as SmtpFailure;
   const target = `${server.host}:${server.port}`;
   const said = failure.response ? `: the server said "${clip(failure.response)}"` : "";
+  // nodemailer drops a connection whose reply passes maxResponseSize (EPROTOCOL, but nothing was refused).
+  if (/response exceeds maximum allowed size/i.test(failure.message ?? "")) {
+    return new ToolError(
+      `the SMTP server ${target} sent a reply longer than ${formatBytes(MAIL_LIMITS.smtpMaxReplyBytes)}; it is misbehaving or not an SMTP server, nothing was sent`,
+      { cause: err },
+    );
+  }
   switch (failure.code) {
     case "EAUTH":
       return new ToolError(

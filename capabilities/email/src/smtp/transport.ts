@@ -34,6 +34,7 @@ export async function sendViaSmtp(ctx: Context, server: SmtpSettings, account: M
     connectionTimeout: MAIL_LIMITS.connectTimeoutMs,
     greetingTimeout: MAIL_LIMITS.connectTimeoutMs,
     socketTimeout: MAIL_LIMITS.socketTimeoutMs,
+    maxResponseSize: MAIL_LIMITS.smtpMaxReplyBytes,
     logger: false,
     debug: false,
     tls: { servername: server.host, minVersion: "TLSv1.2" },

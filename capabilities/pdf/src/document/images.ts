@@ -126,7 +126,9 @@ async function fetchBytes(
     }
     // Each hop is a new request through the same client, so the SSRF guard checks every target.
     if (hop + 1 >= MAX_REDIRECTS) throw new ToolError(`${what}: more than ${MAX_REDIRECTS - 1} redirects; give the image's final URL`);
-    const next = new URL(location, url);
+    // A Location the server made up is the server's fault, said as such with the field (issue 10 item 8).
+    const next = URL.parse(location, url.href);
+    if (!next) throw new ToolError(`${what}: ${url.host} redirects to ${JSON.stringify(location.slice(0, 200))}, which is not a valid URL; give the image's final URL`);
     if (next.protocol !== "https:") throw new ToolError(`${what}: ${url.host} redirects to a non-https URL, which is not fetched`);
     url = next;
   }

@@ -2,6 +2,8 @@ import { cutToJsonBytes, itemsWithin, jsonBytes, ToolError, type ToolResult } fr
 import { PDF_LIMITS } from "../limits.js";
 import { installNoCanvas } from "./no-canvas.js";
 import { parsePageRanges } from "./page-ranges.js";
+import { checkPdf } from "./checked-pdf.js";
+import { tooManyPages } from "./merge.js";
 import { encryptedError, type PdfInput } from "./pdf-input.js";
 
 export interface ExtractedPage {
@@ -40,6 +42,9 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
   let bytesLeft: number = PDF_LIMITS.maxExtractJsonBytes;
   for (const [index, input] of inputs.entries()) {
     signal.throwIfAborted();
+    // Streams, objects and the page tree are checked first; total_pages is the validated count.
+    const tooBig = tooManyPages(input);
+    const { pages: pageCount } = await checkPdf(input, signal, PDF_LIMITS.maxPdfPages, tooBig, "read without its password");
     // pdf.js takes ownership of the array it is given: hand it a copy, the store keeps the original.
     const task = getDocument({ data: new Uint8Array(input.bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false });
     const onAbort = () => void task.destroy();
@@ -48,25 +53,24 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
       const pdf = await task.promise.catch((err: unknown) => {
         throw openError(err, input);
       });
-      result.files.push({ filename: input.filename, total_pages: pdf.numPages });
-      result.total_pages += pdf.numPages;
+      result.files.push({ filename: input.filename, total_pages: pageCount });
+      result.total_pages += pageCount;
       // Without a range, reading stops at the page limit (and the character cap) with truncated set.
       const tooMany = (count: number) =>
         new ToolError(`pages: asks for ${count} pages of ${input.field}; at most ${PDF_LIMITS.maxExtractPages} are read per call, give a smaller range`);
       const wanted = range
-        ? parsePageRanges(range, pdf.numPages, "pages", PDF_LIMITS.maxExtractPages, tooMany)
-        : [...Array(Math.min(pdf.numPages, PDF_LIMITS.maxExtractPages)).keys()];
-      if (!range && pdf.numPages > PDF_LIMITS.maxExtractPages) result.truncated = true;
+        ? parsePageRanges(range, pageCount, "pages", PDF_LIMITS.maxExtractPages, tooMany)
+        : [...Array(Math.min(pageCount, PDF_LIMITS.maxExtractPages)).keys()];
+      if (!range && pageCount > PDF_LIMITS.maxExtractPages) result.truncated = true;
       for (const pageIndex of wanted) {
         if (budget <= 0 || bytesLeft <= 0) {
           result.truncated = true;
           break;
         }
         signal.throwIfAborted();
-        const content = await pageText(pdf, pageIndex, input, signal);
-        let text = "";
-        for (const item of content.items) if ("str" in item) text += item.str + (item.hasEOL ? "\n" : "");
-        text = text.replace(/[ \t]+\n/g, "\n").trimEnd();
+        const read = await pageText(pdf, pageIndex, input, signal, budget);
+        if (read.cut) result.truncated = true;
+        let text = read.text.replace(/[ \t]+\n/g, "\n").trimEnd();
         if (text.length > budget) {
           text = text.slice(0, budget);
           result.truncated = true;
@@ -89,16 +93,41 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
   return result;
 }
 
-/** One page's text items; a page pdf.js can't read (a broken page tree, bad content) is named. */
+/**
+ * One page's text, read from pdf.js's stream of text items and cut off (`cut`) once it passes `budget`
+ * characters or the page gives more than maxTextItemsPerPage items: a content stream that draws text a
+ * million times (issue 10 item 2) stops there instead of building every item. A page pdf.js can't read
+ * (a broken page tree, bad content) is named.
+ */
 type PdfDocument = Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
-type TextContent = Awaited<ReturnType<Awaited<ReturnType<PdfDocument["getPage"]>>["getTextContent"]>>;
 
-async function pageText(pdf: PdfDocument, pageIndex: number, input: PdfInput, signal: AbortSignal): Promise<TextContent> {
+async function pageText(pdf: PdfDocument, pageIndex: number, input: PdfInput, signal: AbortSignal, budget: number): Promise<{ text: string; cut: boolean }> {
   try {
     const page = await pdf.getPage(pageIndex + 1);
-    const content = await page.getTextContent();
-    page.cleanup();
-    return content;
+    const reader = page.streamTextContent().getReader();
+    let text = "";
+    let items = 0;
+    let cut = false;
+    try {
+      // Whitespace is trimmed afterwards, so keep some room past the budget before cutting.
+      while (!cut) {
+        signal.throwIfAborted();
+        const { value, done } = await reader.read();
+        if (done) break;
+        for (const item of (value as { items: { str?: string; hasEOL?: boolean }[] }).items) {
+          if (++items > PDF_LIMITS.maxTextItemsPerPage || text.length > budget + 4_096) {
+            cut = true;
+            break;
+          }
+          if (typeof item.str === "string") text += item.str + (item.hasEOL ? "\n" : "");
+        }
+      }
+    } finally {
+      if (cut) await reader.cancel().catch(() => {});
+      reader.releaseLock();
+      page.cleanup();
+    }
+    return { text, cut };
   } catch (err) {
     if (signal.aborted) throw err;
     const why = err instanceof Error ? err.message : String(err);

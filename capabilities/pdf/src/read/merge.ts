@@ -1,8 +1,9 @@
 import { formatBytes, ToolError } from "@selu-catalogue/kit";
-import type { PDFDocument } from "pdf-lib";
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
-import { encryptedError, type PdfInput } from "./pdf-input.js";
+import { checkPdf } from "./checked-pdf.js";
+import { damagedIfThrows } from "./damaged.js";
+import type { PdfInput } from "./pdf-input.js";
 
 export interface MergeInput extends PdfInput {
   /** Page ranges to take ("1-3,7"); all pages when absent. */
@@ -19,12 +20,13 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
   const { PDFDocument } = await import("pdf-lib");
   const merged = await PDFDocument.create();
   let total = 0;
+  const tooMany = () => new ToolError(`the merged PDF would have more than ${PDF_LIMITS.maxMergePages} pages; merge fewer pages`);
   for (const input of inputs) {
     signal.throwIfAborted();
-    const source = await readPdf(PDFDocument, input);
-    const count = damagedIfThrows(input, () => source.getPageCount());
-    const tooMany = () => new ToolError(`the merged PDF would have more than ${PDF_LIMITS.maxMergePages} pages; merge fewer pages`);
     const room = PDF_LIMITS.maxMergePages - total;
+    // Without a range every page is taken, so the tree may hold only what still fits; with one, any
+    // document up to the per-file page bound (the ranges pick from it).
+    const { doc: source, pages: count } = await checkPdf(input, signal, input.pages ? PDF_LIMITS.maxPdfPages : room, input.pages ? tooManyPages(input) : tooMany, "merged");
     const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, room, tooMany) : [...Array(count).keys()];
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();
@@ -44,23 +46,7 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
   return { bytes, pages: total };
 }
 
-async function readPdf(pdfLib: typeof PDFDocument, input: MergeInput): Promise<PDFDocument> {
-  // Loaded even when encrypted, so that encryption is reported as such rather than as damage.
-  const source = await pdfLib.load(input.bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false }).catch((err: unknown) =>
-    damagedIfThrows(input, () => {
-      throw err;
-    }),
-  );
-  if (source.isEncrypted) throw encryptedError(input, "merged");
-  return source;
-}
-
-/** Runs a pdf-lib step; a failure means the file's structure is broken, which the user should hear. */
-function damagedIfThrows<T>(input: PdfInput, step: () => T): T {
-  try {
-    return step();
-  } catch (err) {
-    if (err instanceof ToolError) throw err;
-    throw new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
-  }
+/** The error for an input whose page tree passes the per-file page bound. */
+export function tooManyPages(input: PdfInput): () => ToolError {
+  return () => new ToolError(`${input.field} (${input.filename}): the PDF has more than ${PDF_LIMITS.maxPdfPages.toLocaleString("en")} pages, more than this capability reads; split it first`);
 }

@@ -21,8 +21,9 @@ export interface PdfHarness {
   stop(): Promise<void>;
 }
 
-export async function startPdf(env: Record<string, string> = {}, onLog?: (line: string) => void): Promise<PdfHarness> {
-  const proc = await startCapabilityProcess(capabilityDir, { env: { LOG_LEVEL: "warn", ...env }, ...(onLog ? { onLog } : {}) });
+/** `wrap` runs the entrypoint inside something (the container sandbox, a memory cgroup). */
+export async function startPdf(env: Record<string, string> = {}, onLog?: (line: string) => void, wrap?: (command: string[]) => string[]): Promise<PdfHarness> {
+  const proc = await startCapabilityProcess(capabilityDir, { env: { LOG_LEVEL: "warn", ...env }, ...(onLog ? { onLog } : {}), ...(wrap ? { wrap } : {}) });
   const orchestrator = new Orchestrator();
   const { manifest, problems } = loadManifest(`${capabilityDir}/manifest.yaml`);
   if (!manifest) throw new Error(`manifest: ${JSON.stringify(problems)}`);

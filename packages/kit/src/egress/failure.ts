@@ -1,3 +1,4 @@
+import { maxHeaderSize } from "node:http";
 import { EgressError } from "./errors.js";
 import type { HttpTimeouts } from "./http-types.js";
 
@@ -33,6 +34,9 @@ export function translateFailure(err: unknown, ctx: FailureContext): unknown {
       return new EgressError("timeout", `${ctx.host} did not answer within ${ctx.timeouts.headersMs} ms`, { cause: err });
     case "UND_ERR_BODY_TIMEOUT":
       return new EgressError("timeout", `${ctx.host} did not send the whole response within ${ctx.timeouts.bodyMs} ms`, { cause: err });
+    case "UND_ERR_HEADERS_OVERFLOW":
+      // undici stops reading a head past Node's --max-http-header-size (16 KiB by default), not a network fault.
+      return new EgressError("too_large", `the response head from ${ctx.host} is larger than ${Math.round(maxHeaderSize / 1024)} KiB`, { cause: err });
     case "UND_ERR_INVALID_ARG":
       return new EgressError("invalid_request", `invalid request to ${ctx.host}: ${err.message}`, { cause: err });
     case "UND_ERR_SOCKET":

@@ -6,6 +6,8 @@ FROM node:24.21.0-bookworm-slim AS build
 RUN pnpm install \\
  && pnpm build
 FROM node:24.21.0-bookworm-slim
+LABEL org.opencontainers.image.source="https://example.org/x" \\
+      org.opencontainers.image.version="1.2.3" org.opencontainers.image.description="d" org.opencontainers.image.licenses="MIT"
 ENV NODE_ENV=production MALLOC_ARENA_MAX=2
 RUN mkdir -p /workspace /cache && chown 1000:1000 /workspace /cache
 COPY --from=build /out /app
@@ -33,6 +35,26 @@ describe("checkDockerfile", () => {
   it("accepts a digest-pinned base image", () => {
     const text = good.replace("FROM node:24.21.0-bookworm-slim\n", `FROM node@sha256:${"a".repeat(64)}\n`);
     expect(checkDockerfile(text, { startScript: start })).toEqual([]);
+  });
+
+  it("reads a base image given as an ARG's default, pinned or not", () => {
+    const viaArg = (image: string) => `ARG NODE_IMAGE=${image}\n${good.replaceAll("FROM node:24.21.0-bookworm-slim", "FROM ${NODE_IMAGE}")}`;
+    expect(checkDockerfile(viaArg("node:24.21.0-bookworm-slim"), { startScript: start })).toEqual([]);
+    expect(checkDockerfile(viaArg("node:24-slim"), { startScript: start }).join()).toContain("got node:24-slim");
+  });
+
+  it("wants the app owned by root, not by the runtime user", () => {
+    const text = good.replace("COPY --from=build /out /app", "COPY --from=build --chown=1000:1000 /out /app");
+    expect(checkDockerfile(text, { startScript: start })).toEqual([
+      "Dockerfile: copy the app owned by root (no --chown=1000 in the final stage), read-only to uid 1000",
+    ]);
+  });
+
+  it("wants the OCI labels source, version, description and licenses", () => {
+    const text = good.replace(/LABEL[^\n]*\\\n[^\n]*\n/, "");
+    expect(checkDockerfile(text, { startScript: start })).toEqual(
+      ["source", "version", "description", "licenses"].map((k) => `Dockerfile: set LABEL org.opencontainers.image.${k} in the final stage`),
+    );
   });
 
   it("wants USER 1000 in the final stage, not only in the build stage", () => {

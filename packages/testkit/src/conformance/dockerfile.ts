@@ -19,7 +19,9 @@ export interface DockerfileExpectations {
  * every base image pinned to an exact version or digest, a non-root USER (1000) in the final stage,
  * EXPOSE 50051, an exec-form CMD equal to the start script, and /workspace and /cache created and owned
  * by 1000 where the manifest uses them, and MALLOC_ARENA_MAX set (glibc's default of one malloc arena per
- * thread held about 18 MiB more at peak in the kit's bench). Returns one message per problem.
+ * thread held about 18 MiB more at peak in the kit's bench), the app owned by root, and the OCI labels
+ * source, version, description and licenses. A base image may come from an ARG's default
+ * (`ARG NODE_IMAGE=node:24.21.0-bookworm-slim`, `FROM ${NODE_IMAGE}`). Returns one message per problem.
  */
 export function checkDockerfile(text: string, expect: DockerfileExpectations): string[] {
   const instructions = parse(text);
@@ -27,8 +29,11 @@ export function checkDockerfile(text: string, expect: DockerfileExpectations): s
   const froms = instructions.filter((i) => i.keyword === "FROM");
   if (froms.length < 2) problems.push("Dockerfile: use a multi-stage build (a build stage, then a slim runtime stage)");
   const stageNames = new Set(froms.map((f) => /\bAS\s+(\S+)/i.exec(f.args)?.[1]?.toLowerCase()).filter(Boolean));
+  const args = globalArgs(instructions);
   for (const from of froms) {
-    const image = from.args.replace(/--platform=\S+\s+/, "").split(/\s+/)[0] ?? "";
+    const written = from.args.replace(/--platform=\S+\s+/, "").split(/\s+/)[0] ?? "";
+    // FROM ${NODE_IMAGE}: the ARG's default is what a plain build uses (the release pins a digest in it).
+    const image = written.replace(/\$\{?(\w+)\}?/g, (_, name: string) => args[name] ?? "");
     if (stageNames.has(image.toLowerCase())) continue;
     if (!isPinned(image)) problems.push(`Dockerfile:${from.line}: pin the base image to an exact version or digest (got ${image})`);
   }
@@ -51,6 +56,14 @@ export function checkDockerfile(text: string, expect: DockerfileExpectations): s
   }
   if (!/^[1-4]$/.test(imageEnv(text).MALLOC_ARENA_MAX ?? "")) {
     problems.push("Dockerfile: set ENV MALLOC_ARENA_MAX=2 in the final stage (one malloc arena per thread wastes memory in a 128 MB container)");
+  }
+  // Issue 13: the app is root's and only readable by the runtime user, so the process can't rewrite itself.
+  if (final.some((i) => i.keyword === "COPY" && /--chown=(1000|node)\b/.test(i.args))) {
+    problems.push("Dockerfile: copy the app owned by root (no --chown=1000 in the final stage), read-only to uid 1000");
+  }
+  const labels = final.filter((i) => i.keyword === "LABEL").map((i) => i.args).join(" ");
+  for (const key of ["source", "version", "description", "licenses"]) {
+    if (!labels.includes(`org.opencontainers.image.${key}=`)) problems.push(`Dockerfile: set LABEL org.opencontainers.image.${key} in the final stage`);
   }
   const runs = final.filter((i) => i.keyword === "RUN").map((i) => i.args).join("\n");
   for (const [needed, dir] of [[expect.workspace, "/workspace"], [expect.cache, "/cache"]] as const) {
@@ -79,6 +92,17 @@ export function imageEnv(text: string): Record<string, string> {
     for (const [, name, raw] of pairs) env[name!] = raw!.startsWith('"') ? (JSON.parse(raw!) as string) : raw!;
   }
   return env;
+}
+
+/** The defaults of the ARGs declared before the first FROM, which FROM lines may use. */
+function globalArgs(instructions: Instruction[]): Record<string, string> {
+  const args: Record<string, string> = {};
+  for (const { keyword, args: text } of instructions) {
+    if (keyword === "FROM") break;
+    const match = /^(\w+)=(\S+)$/.exec(text);
+    if (keyword === "ARG" && match) args[match[1]!] = match[2]!;
+  }
+  return args;
 }
 
 function isPinned(image: string): boolean {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { imageLaunch, mountsOf, SELU_PORT, testImageFor } from "../container/image.js";
 import { containerEnv } from "./container-env.js";
 import { freePort } from "./free-port.js";
 import { serverProcess } from "./process-tree.js";
@@ -38,12 +39,16 @@ export interface CapabilityProcess {
 export async function startCapabilityProcess(dir: string, options: StartOptions = {}): Promise<CapabilityProcess> {
   const start = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts?: { start?: string } }).scripts?.start;
   if (!start) throw new Error(`${dir}/package.json has no start script`);
-  const port = await freePort();
+  // `./dev images`: the built image instead of the checkout, as Selu runs it (its CMD, port 50051, its env).
+  const image = testImageFor(dir);
+  const seluContainerEnv = containerEnv(dir, options.env, options.sessionId === undefined ? {} : { sessionId: options.sessionId });
+  const launch = image ? imageLaunch(image, seluContainerEnv, options.wrap ? mountsOf(options.wrap(["true"])) : {}) : undefined;
+  const port = launch ? SELU_PORT : await freePort();
   const command = ["sh", "-c", `exec ${start}`];
-  const [file, ...args] = options.wrap ? options.wrap(command) : command;
+  const [file, ...args] = launch ? launch.command : options.wrap ? options.wrap(command) : command;
   const child = spawn(file!, args, {
     cwd: dir,
-    env: { ...containerEnv(dir, options.env, options.sessionId === undefined ? {} : { sessionId: options.sessionId }), PORT: String(port) },
+    env: launch ? process.env : { ...seluContainerEnv, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -58,6 +63,7 @@ export async function startCapabilityProcess(dir: string, options: StartOptions 
   });
   child.stderr!.on("data", (data: Buffer) => (output += data.toString("utf8")));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  if (launch) void exited.then(() => launch.cleanup());
   return {
     address: `127.0.0.1:${port}`,
     port,

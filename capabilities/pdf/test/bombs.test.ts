@@ -1,0 +1,73 @@
+import { loadManifest } from "@selu-catalogue/manifest";
+import { memoryLimit, sandboxCommand, type MemoryLimit } from "@selu-catalogue/testkit/container";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { contentBomb, objectStreamBomb, pageTreeBomb, textOperatorBomb, wideTree } from "@selu-catalogue/testkit/hostile";
+import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
+
+// Issue 10 item 2: small PDFs that decode to hundreds of MB, or whose page tree multiplies, killed the
+// capability under its memory limit. Each is read through the production entrypoint in the container
+// sandbox under a memory cgroup of the manifest's max_memory_mb (the peak-RSS bound where no cgroup can
+// be made): the call gets a clear error naming the attachment, and the process answers the next call.
+const { manifest } = loadManifest(`${capabilityDir}/manifest.yaml`);
+const limitMiB = manifest!.resources.max_memory_mb;
+let pdf: PdfHarness;
+let memory: MemoryLimit;
+const bombs: Record<string, Buffer> = {};
+
+beforeAll(async () => {
+  memory = memoryLimit(limitMiB, "pdf-bombs", () => pdf?.proc.child.pid);
+  pdf = await startPdf({}, undefined, (command) => memory.wrap(sandboxCommand(command)));
+  [bombs.content, bombs.text, bombs.objects] = await Promise.all([contentBomb(), textOperatorBomb(), objectStreamBomb()]);
+  bombs.tree = pageTreeBomb();
+}, 120_000);
+afterAll(async () => {
+  await pdf?.stop();
+  memory?.close();
+});
+
+/** The call fails with `error`, and the process is alive, under its limit and reads a plain PDF after. */
+async function refusedAndAlive(tool: string, bomb: Buffer, error: RegExp) {
+  const id = pdf.file(bomb, "bomb.pdf", "application/pdf");
+  memory.resetPeak();
+  expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(error);
+  // The figure for the report (issue 10 asks for peaks under each attack).
+  console.info(`${tool} on a ${bomb.length}-byte bomb: peak ${memory.peakMiB()} MiB of ${limitMiB} (${memory.kind})`);
+  const plain = pdf.file(pageTreeBomb(1, 1), "plain.pdf", "application/pdf");
+  expect(await pdf.ok("extract_pdf_text", { attachments: [{ artifact_id: plain }] })).toMatchObject({ total_pages: 1, pages: [{ text: "leaf" }] });
+  expect(pdf.proc.child.exitCode).toBeNull();
+  expect(memory.oomKills()).toBe(0);
+  expect(memory.peakMiB()).toBeLessThan(limitMiB);
+}
+
+describe("PDF decompression bombs under the manifest's memory limit", () => {
+  it("extract_pdf_text refuses a 131 KB page whose content inflates to 128 MiB", async () => {
+    expect(bombs.content!.length).toBeLessThan(140_000);
+    await refusedAndAlive("extract_pdf_text", bombs.content!, /^attachments\[0\] \(bomb\.pdf\): a stream decodes to more than 16 MiB; the PDF can't be read safely/);
+  }, 60_000);
+
+  it("extract_pdf_text refuses a page of 200 MiB of text operators", async () => {
+    await refusedAndAlive("extract_pdf_text", bombs.text!, /^attachments\[0\] \(bomb\.pdf\): a stream decodes to more than 16 MiB/);
+  }, 60_000);
+
+  it("merge_pdfs refuses a 522 KB PDF whose object stream inflates to 512 MiB", async () => {
+    expect(bombs.objects!.length).toBeLessThan(530_000);
+    await refusedAndAlive("merge_pdfs", bombs.objects!, /^attachments\[0\] \(bomb\.pdf\): a stream decodes to more than 16 MiB/);
+  }, 60_000);
+
+  it("extract_pdf_text refuses the object stream bomb too", async () => {
+    await refusedAndAlive("extract_pdf_text", bombs.objects!, /^attachments\[0\] \(bomb\.pdf\): a stream decodes to more than 16 MiB/);
+  }, 60_000);
+
+  it("merge_pdfs refuses a 1.2 KB page tree that lists one child ten times on seven levels (10⁷ pages)", async () => {
+    expect(bombs.tree!.length).toBeLessThan(1_500);
+    await refusedAndAlive("merge_pdfs", bombs.tree!, /^attachments\[0\] \(bomb\.pdf\): the PDF is damaged and can't be read \(its page tree lists the same page node more than once\)$/);
+  }, 60_000);
+
+  it("extract_pdf_text reports no page count from that tree", async () => {
+    await refusedAndAlive("extract_pdf_text", bombs.tree!, /its page tree lists the same page node more than once/);
+  }, 60_000);
+
+  it("a page tree of distinct nodes past the page bound is refused before any page is listed", async () => {
+    await refusedAndAlive("merge_pdfs", wideTree(1_001), /^the merged PDF would have more than 1000 pages; merge fewer pages$/);
+  }, 60_000);
+});
