@@ -143,9 +143,9 @@ for (const cap of discoverCapabilities()) {
       await stillServing("large arguments");
     });
 
-    // enabled when kit hardening lands (kit-core: concurrent download streams and buffered bytes bounded,
+    // Bounded by the kit (concurrent download streams and buffered bytes bounded,
     // a stalled reader timed out, issue 10 item 4).
-    it.skip("300 downloads that are never read leave the capability serving", async () => {
+    it("300 downloads that are never read leave the capability serving", async () => {
       const artifactId = await makeArtifact(world);
       if (!artifactId) return;
       const calls = Array.from({ length: 300 }, () => {
@@ -159,9 +159,9 @@ for (const cap of discoverCapabilities()) {
       for (const call of calls) call.cancel();
     });
 
-    // enabled when kit hardening lands (kit-core: reservations don't evict beyond a fair share, stalled
+    // Bounded by the kit (reservations don't evict beyond a fair share, stalled
     // uploads are cut, issue 10 item 5).
-    it.skip("four 4 MiB uploads that never end don't stop another session's upload", async () => {
+    it("four 4 MiB uploads that never end don't stop another session's upload", async () => {
       const stalled = Array.from({ length: 4 }, () => {
         const call = world.client.uploadInputArtifact(new Metadata(), () => {});
         call.write({ filename: "stalled.bin", mimeType: "application/octet-stream", data: Buffer.alloc(256 * 1024) });
@@ -189,9 +189,9 @@ for (const cap of discoverCapabilities()) {
       await stillServing("a burst of 500 calls");
     });
 
-    // enabled when kit hardening lands (kit-core: no unhandled rejection when the call's signal is
+    // Bounded by the kit (no unhandled rejection when the call's signal is
     // already aborted at shutdown, issue 10 item 6). Last: it stops the process.
-    it.skip("SIGTERM with 50 calls in flight answers each (result or shutting down) and exits cleanly", async () => {
+    it("SIGTERM with 50 calls in flight answers each (result or shutting down) and exits cleanly", async () => {
       const rng = new Rng(SEED);
       const tool = world.tools[0]!;
       const inFlight = Array.from({ length: 50 }, () => rawCall(world, tool.name, Buffer.from(JSON.stringify(generate(tool.inputSchema, rng)))));
