@@ -5,7 +5,7 @@
 set -euo pipefail
 id="${1:-}"
 if [ -z "$id" ] || [ $# -ne 1 ]; then
-  echo "usage: ./dev new <id>   (lowercase letters, digits and hyphens, e.g. web-search)" >&2
+  echo "usage: ./dev new <id>   (catalogue-<name>: lowercase letters, digits and hyphens, e.g. catalogue-dictionary)" >&2
   exit 2
 fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

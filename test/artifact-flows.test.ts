@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   const codes = await world?.close();
-  expect(codes).toEqual({ pdf: 0, email: 0 });
+  expect(codes).toEqual({ "catalogue-pdf": 0, "catalogue-email": 0 });
 });
 
 const pdftotext = (bytes: Buffer) => {
@@ -53,16 +53,16 @@ describe("create a PDF about marine biology and email it to alice@example.com", 
   it("went through the orchestrator as Selu does it: download, rewrite, upload into the email capability", () => {
     const steps = world.orchestrator.transcript.map((e) => `${e.kind} ${e.tool}`);
     const at = (step: string) => steps.indexOf(step);
-    expect(at("download pdf__create_pdf_document")).toBeGreaterThan(at("raw-result pdf__create_pdf_document"));
-    expect(at("upload email__send_email")).toBeGreaterThan(at("call email__send_email"));
-    expect(at("upload email__send_email")).toBeLessThan(at("invoke email__send_email"));
-    const upload = world.orchestrator.transcript.find((e) => e.kind === "upload" && e.tool === "email__send_email");
+    expect(at("download catalogue-pdf__create_pdf_document")).toBeGreaterThan(at("raw-result catalogue-pdf__create_pdf_document"));
+    expect(at("upload catalogue-email__send_email")).toBeGreaterThan(at("call catalogue-email__send_email"));
+    expect(at("upload catalogue-email__send_email")).toBeLessThan(at("invoke catalogue-email__send_email"));
+    const upload = world.orchestrator.transcript.find((e) => e.kind === "upload" && e.tool === "catalogue-email__send_email");
     expect(upload).toMatchObject({ artifactId: flow.pdf.artifact_id, sizeBytes: flow.pdf.size_bytes, mimeType: "application/pdf" });
     expect(flow.sent.accepted).toEqual(["alice@example.com"]);
   });
 });
 
-describe("the reverse: a received attachment goes to email__get_attachment, then pdf__extract_pdf_text", () => {
+describe("the reverse: a received attachment goes to catalogue-email__get_attachment, then catalogue-pdf__extract_pdf_text", () => {
   it("hands the received PDF on byte for byte and reads its text", async () => {
     const flow = await readReceivedPdf(world, TIDE_TABLE_SUBJECT);
     expect(flow.attachment).toMatchObject({ filename: "tides.pdf", mime_type: "application/pdf" });
@@ -76,19 +76,19 @@ describe("the reverse: a received attachment goes to email__get_attachment, then
 describe("artifacts from two capabilities combined: merge a received PDF with part of a new one and send the result on", () => {
   it("keeps each attachment's extra keys (pages) through the orchestrator's rewrite and delivers the merged PDF", async () => {
     const received = await readReceivedPdf(world, TIDE_TABLE_SUBJECT);
-    const notes = await call(world.orchestrator, "pdf__create_pdf_document", {
+    const notes = await call(world.orchestrator, "catalogue-pdf__create_pdf_document", {
       title: "Dive notes",
       sections: [{ heading: "Plan", content: [{ type: "paragraph", text: "Draft plan, superseded." }, { type: "page_break" }, { type: "paragraph", text: "Final plan: descend at 09:00." }] }],
     });
     expect(notes.pages).toBe(2);
-    const merged = await call(world.orchestrator, "pdf__merge_pdfs", {
+    const merged = await call(world.orchestrator, "catalogue-pdf__merge_pdfs", {
       attachments: [{ artifact_id: received.attachment.artifact_id }, { artifact_id: (notes.artifact as ArtifactSeen).artifact_id, pages: "2" }],
       filename: "dive-pack.pdf",
     });
     expect(merged).toMatchObject({ ok: true, pages: 2, artifact: { filename: "dive-pack.pdf", mime_type: "application/pdf" } });
     const artifact = merged.artifact as ArtifactSeen;
     const before = world.smtp.messages.length;
-    await call(world.orchestrator, "email__send_email", {
+    await call(world.orchestrator, "catalogue-email__send_email", {
       to: ["bob@example.com"],
       subject: "Dive pack",
       text: "Tide table and the final plan, in one file.",

@@ -27,11 +27,11 @@ interface Target {
 const paragraph = "Coral reefs cover less than one percent of the ocean floor yet shelter a quarter of marine species. ".repeat(20);
 
 const targets: Target[] = [
-  { dir: "example", probe: { tool: "echo", args: { text: "still here" } }, tools: [["echo", "text"], ["make_text_file", "text"]],
+  { dir: "catalogue-example", probe: { tool: "echo", args: { text: "still here" } }, tools: [["echo", "text"], ["make_text_file", "text"]],
     burst: { tool: "make_text_file", args: { filename: "big.txt", text: "x".repeat(1_000_000) }, count: 500 } },
-  { dir: "pdf", probe: { tool: "extract_pdf_text", args: { attachments: [] } }, tools: [["create_pdf_document", "sections"], ["extract_pdf_text", "attachments"]],
+  { dir: "catalogue-pdf", probe: { tool: "extract_pdf_text", args: { attachments: [] } }, tools: [["create_pdf_document", "sections"], ["extract_pdf_text", "attachments"]],
     burst: { tool: "create_pdf_document", args: { title: "Reefs", sections: Array.from({ length: 10 }, (_, i) => ({ heading: `Part ${i}`, content: Array(10).fill(paragraph) })) }, count: 200 } },
-  { dir: "email", probe: { tool: "get_message", args: { uid: "x" } }, tools: [["send_email", "to"], ["search_messages", "text"]],
+  { dir: "catalogue-email", probe: { tool: "get_message", args: { uid: "x" } }, tools: [["send_email", "to"], ["search_messages", "text"]],
     burst: { tool: "send_email", args: { to: ["bob@example.com"], subject: "Hi", text: "y".repeat(500_000) }, count: 500 } },
 ];
 

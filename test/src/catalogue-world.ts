@@ -58,7 +58,7 @@ export async function startCatalogueWorld(options: CatalogueWorldOptions = {}): 
     const imap = await startImapServer({ ca, users, names: [IMAP_NAME], seed: options.seed ?? [] });
     stack.push(() => imap.close());
 
-    const start = async (id: "pdf" | "email", map: Record<string, string>) => {
+    const start = async (id: "catalogue-pdf" | "catalogue-email", map: Record<string, string>) => {
       const manifest = loadManifest(`${capabilityDir(id)}manifest.yaml`).manifest;
       if (!manifest) throw new Error(`capabilities/${id}/manifest.yaml does not load`);
       const proxy = await startEgressProxy({ policy: manifest.network, capability: id, map });
@@ -68,15 +68,15 @@ export async function startCatalogueWorld(options: CatalogueWorldOptions = {}): 
       stack.push(async () => ({ [id]: await process.stop() }));
       return { process, proxy, manifest };
     };
-    const pdf = await start("pdf", {});
-    const email = await start("email", {
+    const pdf = await start("catalogue-pdf", {});
+    const email = await start("catalogue-email", {
       [`${SMTP_NAME}:587`]: `127.0.0.1:${smtp.port}`,
       [`${IMAP_NAME}:993`]: `127.0.0.1:${imap.port}`,
     });
 
     const orchestrator = new Orchestrator({
       credentials: {
-        email: {
+        "catalogue-email": {
           SMTP_HOST: SMTP_NAME,
           SMTP_PORT: "587",
           IMAP_HOST: IMAP_NAME,

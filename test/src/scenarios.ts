@@ -57,13 +57,13 @@ export interface ReportSent {
   received: ReceivedMessage;
 }
 
-/** pdf__create_pdf_document, then email__send_email with the PDF attached by its artifact id. */
+/** catalogue-pdf__create_pdf_document, then catalogue-email__send_email with the PDF attached by its artifact id. */
 export async function emailMarineBiologyReport(world: CatalogueWorld, to = "alice@example.com"): Promise<ReportSent> {
   const { orchestrator, smtp } = world;
   const before = smtp.messages.length;
-  const created = await call(orchestrator, "pdf__create_pdf_document", { ...MARINE_BIOLOGY_REPORT });
+  const created = await call(orchestrator, "catalogue-pdf__create_pdf_document", { ...MARINE_BIOLOGY_REPORT });
   const pdf = created.artifact as ArtifactSeen;
-  const sent = await call(orchestrator, "email__send_email", {
+  const sent = await call(orchestrator, "catalogue-email__send_email", {
     to: [to],
     subject: "The marine biology report you asked for",
     markdown: "Hi Alice,\n\nhere is the **marine biology** report, as a PDF.\n\nAnn",
@@ -86,15 +86,15 @@ export interface AttachmentPassedOn {
 /** The reverse: find a received message, save its PDF attachment as an artifact, read it with the pdf capability. */
 export async function readReceivedPdf(world: CatalogueWorld, subject: string): Promise<AttachmentPassedOn> {
   const { orchestrator } = world;
-  const found = await call(orchestrator, "email__search_messages", { subject });
+  const found = await call(orchestrator, "catalogue-email__search_messages", { subject });
   const first = (found.messages as { uid: number }[] | undefined)?.[0];
   if (!first) throw new Error(`no message with subject ${JSON.stringify(subject)} in INBOX`);
   const where = { mailbox: String(found.mailbox ?? "INBOX"), uid: first.uid };
-  const message = await call(orchestrator, "email__get_message", where);
+  const message = await call(orchestrator, "catalogue-email__get_message", where);
   const part = (message.attachments as { attachment_id: string; mime_type: string }[]).find((a) => a.mime_type === "application/pdf");
   if (!part) throw new Error("the message has no PDF attachment");
-  const saved = await call(orchestrator, "email__get_attachment", { ...where, attachment_id: part.attachment_id });
+  const saved = await call(orchestrator, "catalogue-email__get_attachment", { ...where, attachment_id: part.attachment_id });
   const attachment = saved.artifact as ArtifactSeen;
-  const extracted = await call(orchestrator, "pdf__extract_pdf_text", { attachments: [{ artifact_id: attachment.artifact_id }] });
+  const extracted = await call(orchestrator, "catalogue-pdf__extract_pdf_text", { attachments: [{ artifact_id: attachment.artifact_id }] });
   return { message, attachment, attachmentBytes: orchestrator.vault.get(attachment.artifact_id)!.bytes, extracted };
 }

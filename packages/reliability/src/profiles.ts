@@ -4,14 +4,14 @@
  * gets a placeholder (`reliability-<NAME>`). A new capability needs an entry only if it has host credentials.
  */
 export const CREDENTIALS: Record<string, Record<string, string>> = {
-  email: {
+  "catalogue-email": {
     SMTP_HOST: "smtp.fastmail.com",
     SMTP_PORT: "465",
     IMAP_HOST: "imap.fastmail.com",
     EMAIL_USERNAME: "alice@fastmail.test",
     EMAIL_PASSWORD: "reliability-password",
   },
-  "file-manager": {
+  "catalogue-file-manager": {
     WEBDAV_URL: "https://hostile-web.example.org/dav/",
     WEBDAV_USERNAME: "reliability",
     WEBDAV_PASSWORD: "reliability-password",
@@ -30,10 +30,10 @@ export const HOSTILE_WEB_HOST = "hostile-web.example.org";
  * schema can't describe well enough to generate (addresses checked by code). Others use generated ones.
  */
 export const SAMPLE_ARGS: Record<string, Record<string, Record<string, unknown>>> = {
-  email: {
+  "catalogue-email": {
     send_email: { to: ["bob@example.com"], subject: "Hello", text: "Hi Bob", save_to_sent: false },
   },
-  pdf: {
+  "catalogue-pdf": {
     create_pdf_document: { title: "Pictures", sections: [{ heading: "From the web", content: [{ type: "image", url: `https://${HOSTILE_WEB_HOST}/chart.png` }] }] },
   },
 };

@@ -37,7 +37,7 @@ beforeAll(async () => {
     });
   });
   proxy = await startEgressProxy({
-    capability: "web-search",
+    capability: "catalogue-web-search",
     policy: { mode: "allowlist", hosts: ["api.search.brave.com:443"] },
     map: { "api.search.brave.com:443": `127.0.0.1:${server.port}` },
   });

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { checkCapabilityId } from "@selu-catalogue/manifest";
+import { checkCapabilityId, checkCatalogueId } from "@selu-catalogue/manifest";
 import { capabilityTemplate } from "./templates.js";
 
 /**
@@ -13,7 +13,7 @@ import { capabilityTemplate } from "./templates.js";
  * @throws Error when `id` is not a valid capability id or `capabilities/<id>` already exists.
  */
 export function scaffoldCapability(root: string, id: string): string[] {
-  const problem = checkCapabilityId(id);
+  const problem = checkCapabilityId(id) ?? checkCatalogueId(id);
   if (problem) throw new Error(`capability id ${problem}`);
   const dir = join("capabilities", id);
   if (existsSync(join(root, dir))) throw new Error(`${dir} already exists`);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { checkManifestAgainstCode, loadManifest, toolDescriptionSchema, type CapabilityDescription } from "@selu-catalogue/manifest";
+import { checkCatalogueRules, checkManifestAgainstCode, loadManifest, toolDescriptionSchema, type CapabilityDescription } from "@selu-catalogue/manifest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createContainerCgroup, peakRssMiB, sandboxCommand, tmpUsageMiB, type ContainerCgroup } from "../container/index.js";
@@ -95,6 +95,8 @@ export function conformance(options: ConformanceOptions): void {
       const { manifest, problems } = loadManifest(join(dir, "manifest.yaml"));
       expect(problems).toEqual([]);
       expect(manifest!.id).toBe(dir.split("/").filter(Boolean).at(-1));
+      // Capability ids are global across a Selu's agents: the catalogue's own prefix keeps ours apart.
+      expect(checkCatalogueRules(manifest!)).toEqual([]);
       expect(checkManifestAgainstCode(manifest!, description)).toEqual([]);
     });
 

@@ -61,7 +61,7 @@ beforeAll(async () => {
   closedPort = await listen(scratch);
   await new Promise((r) => scratch.close(r));
   proxy = await startEgressProxy({
-    capability: "web-search",
+    capability: "catalogue-web-search",
     policy: {
       mode: "allowlist",
       hosts: [`127.0.0.1:${echoPort}`, `127.0.0.1:${closedPort}`, "api.search.brave.com:443", "*.example.com:443"],
@@ -81,7 +81,7 @@ describe("authentication", () => {
     socket.destroy();
     expect(status).toBe(407);
     expect(head).toMatch(/\r\nProxy-Authenticate: Basic realm="selu-egress"/);
-    expect(proxy.attempts.at(-1)).toMatchObject({ capability: "web-search", decision: "unauthenticated", status: 407, port: echoPort });
+    expect(proxy.attempts.at(-1)).toMatchObject({ capability: "catalogue-web-search", decision: "unauthenticated", status: 407, port: echoPort });
   });
 
   it.each([

@@ -1,0 +1,199 @@
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sampleReport } from "./fixtures/documents.js";
+import { gradientPng } from "./fixtures/png.js";
+import { startPdf, type PdfHarness } from "./support/harness.js";
+import { encryptPdf, flat, pdfInfo, pdfPageTexts, qpdfCheck } from "./support/poppler.js";
+
+// extract_pdf_text and merge_pdfs, alone and in round trips with create_pdf_document, as the model would
+// chain them: each artifact goes back to the orchestrator and is attached to the next call by artifact_id.
+let pdf: PdfHarness;
+beforeAll(async () => {
+  pdf = await startPdf();
+}, 30_000);
+afterAll(() => pdf?.stop());
+
+type Extracted = { files: { filename: string; total_pages: number }[]; pages: { file: number; page: number; text: string }[]; total_pages: number; truncated: boolean };
+
+const artifactId = (result: Record<string, unknown>) => (result.artifact as { artifact_id: string }).artifact_id;
+const extract = async (args: Record<string, unknown>) => (await pdf.ok("extract_pdf_text", args)) as unknown as Extracted;
+
+/** A PDF of `pages` pages saying "<label> page n", made by pdf-lib (not by the code under test). */
+async function labelledPdf(label: string, pages: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) doc.addPage([300, 200]).drawText(`${label} page ${i}`, { x: 20, y: 100, size: 14, font });
+  return Buffer.from(await doc.save());
+}
+
+describe("round trips through the orchestrator", () => {
+  it("create → extract gives back the text of each page, in order, with Greek and Cyrillic intact", async () => {
+    const chart = pdf.file(gradientPng(300, 150), "chart.png", "image/png");
+    const created = await pdf.ok("create_pdf_document", sampleReport({ sections: 3, tables: 2, images: 1, attachments: [{ artifact_id: chart }] }));
+    const out = await extract({ attachments: [{ artifact_id: artifactId(created) }] });
+    expect(out.total_pages).toBe(created.pages);
+    expect(out.files).toEqual([{ filename: "quarterly-report-q3-2026.pdf", total_pages: created.pages }]);
+    expect(out.pages.map((p) => p.page)).toEqual(Array.from({ length: created.pages as number }, (_, i) => i + 1));
+    const all = flat(out.pages.map((p) => p.text).join("\n"));
+    expect(all).toContain("Quarterly Report — Q3 2026");
+    expect(all).toContain("Ελληνικά: καλημέρα. Русский: добрый день. Čeština: příliš žluťoučký kůň.");
+    expect(all.indexOf("Section 1 summarises")).toBeLessThan(all.indexOf("Section 3 summarises"));
+    expect(out.truncated).toBe(false);
+  });
+
+  it("create → merge → extract keeps both documents' pages in the order given", async () => {
+    const a = await pdf.ok("create_pdf_document", { title: "Alpha", sections: [{ heading: "A1", content: ["First document."] }, { heading: "A2", content: [{ type: "page_break" }, "Its second page."] }] });
+    const b = await pdf.ok("create_pdf_document", { title: "Бета", sections: [{ heading: "B1", content: ["Второй документ."] }] });
+    const merged = await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: artifactId(b) }, { artifact_id: artifactId(a) }], filename: "both.pdf", title: "Both" });
+    expect(merged).toMatchObject({ ok: true, pages: 3, artifact: { filename: "both.pdf", mime_type: "application/pdf" } });
+    const bytes = pdf.bytes(merged);
+    expect(qpdfCheck(bytes).ok).toBe(true);
+    expect(pdfInfo(bytes)).toMatchObject({ Pages: "3", Title: "Both" });
+    const out = await extract({ attachments: [{ artifact_id: artifactId(merged) }] });
+    expect(out.pages.map((p) => p.text.split("\n")[0])).toEqual(["Бета", "Alpha", "Its second page."]);
+    expect(out.pages[0]!.text).toContain("Второй документ.");
+  });
+});
+
+describe("extract_pdf_text", () => {
+  it("reads a page range of several files, numbering pages as printed", async () => {
+    const one = pdf.file(await labelledPdf("One", 5), "one.pdf", "application/pdf");
+    const two = pdf.file(await labelledPdf("Two", 3), "two.pdf", "application/pdf");
+    const out = await extract({ attachments: [{ artifact_id: one }, { artifact_id: two }], pages: "2-3" });
+    expect(out.files).toEqual([{ filename: "one.pdf", total_pages: 5 }, { filename: "two.pdf", total_pages: 3 }]);
+    expect(out.total_pages).toBe(8);
+    expect(out.pages).toEqual([
+      { file: 0, page: 2, text: "One page 2" },
+      { file: 0, page: 3, text: "One page 3" },
+      { file: 1, page: 2, text: "Two page 2" },
+      { file: 1, page: 3, text: "Two page 3" },
+    ]);
+  });
+
+  it("stops at max_chars and says so", async () => {
+    const id = pdf.file(await labelledPdf("Long", 40), "long.pdf", "application/pdf");
+    const out = await extract({ attachments: [{ artifact_id: id }], max_chars: 100 });
+    expect(out.truncated).toBe(true);
+    expect(out.pages.map((p) => p.text).join("").length).toBe(100);
+    // Nine pages of "Long page n" (11 characters each) and the first character of the tenth.
+    expect(out.pages.map((p) => p.text).slice(-2)).toEqual(["Long page 9", "L"]);
+  });
+
+  it("keeps the result under Selu's ~48 KiB by bytes too: Cyrillic takes two bytes a letter", async () => {
+    const cyrillic = "Съешь же ещё этих мягких французских булок, да выпей чаю. ".repeat(60);
+    const created = await pdf.ok("create_pdf_document", { title: "Длинный текст", sections: Array.from({ length: 12 }, (_, s) => ({ heading: `Раздел ${s + 1}`, content: [cyrillic] })) });
+    const outcome = await pdf.call("extract_pdf_text", { attachments: [{ artifact_id: artifactId(created) }], max_chars: 40_000 });
+    if (!outcome.ok) throw new Error(outcome.error);
+    const out = outcome.result as unknown as Extracted;
+    expect(out.truncated).toBe(true);
+    expect(Buffer.byteLength(JSON.stringify(outcome.result))).toBeLessThan(48 * 1024);
+    expect(out.pages.map((p) => p.text).join("").length).toBeLessThan(40_000);
+  });
+
+  it("refuses a page past the end, naming the range and the page count", async () => {
+    const id = pdf.file(await labelledPdf("Short", 2), "short.pdf", "application/pdf");
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "1-5" })).toBe("pages: asks for page 5, but the document has 2 pages");
+  });
+
+  it("refuses a malformed range by its schema", async () => {
+    const id = pdf.file(await labelledPdf("X", 1), "x.pdf", "application/pdf");
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "first three" })).toMatch(/pages: expected page numbers from 1/);
+  });
+
+  it("reads at most 500 pages of a file per call: a longer range is refused, no range stops there", async () => {
+    const id = pdf.file(await labelledPdf("Many", 501), "many.pdf", "application/pdf");
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages: "1-501" })).toBe(
+      "pages: asks for 501 pages of attachments[0]; at most 500 are read per call, give a smaller range",
+    );
+    const all = await extract({ attachments: [{ artifact_id: id }] });
+    expect(all.pages).toHaveLength(500);
+    expect(all.truncated).toBe(true);
+    expect((await extract({ attachments: [{ artifact_id: id }], pages: "501" })).pages).toEqual([{ file: 0, page: 501, text: "Many page 501" }]);
+  });
+
+  it("refuses max_chars over its bound", async () => {
+    const id = pdf.file(await labelledPdf("X", 1), "x.pdf", "application/pdf");
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], max_chars: 1_000_000 })).toMatch(/max_chars: Too big/);
+  });
+});
+
+describe("merge_pdfs", () => {
+  it("takes each file's own page ranges, repeating pages when asked", async () => {
+    const one = pdf.file(await labelledPdf("One", 4), "one.pdf", "application/pdf");
+    const two = pdf.file(await labelledPdf("Two", 4), "two.pdf", "application/pdf");
+    const merged = await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: one, pages: "4,1" }, { artifact_id: two, pages: "2-" }, { artifact_id: one, pages: "1" }] });
+    expect(merged.pages).toBe(6);
+    expect(merged.artifact).toMatchObject({ filename: "merged.pdf" });
+    const texts = pdfPageTexts(pdf.bytes(merged)).map((t) => t.trim());
+    expect(texts).toEqual(["One page 4", "One page 1", "Two page 2", "Two page 3", "Two page 4", "One page 1"]);
+  });
+
+  it("refuses a bad range on one attachment, naming it", async () => {
+    const one = pdf.file(await labelledPdf("One", 2), "one.pdf", "application/pdf");
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one }, { artifact_id: one, pages: "3-1" }] })).toBe("attachments[1].pages: 3-1 runs backwards; write the lower page first");
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one, pages: "0" }] })).toBe("attachments[0].pages: pages are numbered from 1");
+    // A number where a string is advertised is already refused by the orchestrator's schema check.
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one, pages: 2 }] })).toBe(
+      "Tool argument validation failed for 'catalogue-pdf__merge_pdfs': $.attachments[0].pages expected string. Regenerate this tool call with a valid argument shape.",
+    );
+  });
+
+  it("refuses more than 1,000 pages in all", async () => {
+    const big = pdf.file(await labelledPdf("Big", 600), "big.pdf", "application/pdf");
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: big }, { artifact_id: big }] })).toBe("the merged PDF would have more than 1000 pages; merge fewer pages");
+  });
+});
+
+describe("inputs that are not readable PDFs", () => {
+  for (const tool of ["extract_pdf_text", "merge_pdfs"]) {
+    it(`${tool} refuses a file that is not a PDF, whatever its name says`, async () => {
+      const id = pdf.file(gradientPng(10, 10), "report.pdf", "application/pdf");
+      expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toBe("attachments[0] (report.pdf): is not a PDF (its content does not start with %PDF-); attach a PDF file");
+    });
+
+    it(`${tool} refuses an encrypted PDF clearly`, async () => {
+      const id = pdf.file(encryptPdf(await labelledPdf("Secret", 1)), "secret.pdf", "application/pdf");
+      expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(/^attachments\[0\] \(secret\.pdf\): the PDF is encrypted, so it can't be (read without its password|merged); attach an unencrypted copy$/);
+    });
+
+    it(`${tool} refuses a damaged PDF clearly`, async () => {
+      const id = pdf.file(Buffer.from("%PDF-1.7\nthis is not really a PDF\n%%EOF\n"), "broken.pdf", "application/pdf");
+      expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(/^attachments\[0\] \(broken\.pdf\): the PDF is damaged and can't be read/);
+    });
+  }
+});
+
+describe("a PDF whose page tree lists itself", () => {
+  // Opens fine (the header, xref and catalog are sound); reading page 1 walks a circular /Kids.
+  const circular = () => {
+    const objects = [
+      "<< /Type /Catalog /Pages 2 0 R >>",
+      "<< /Type /Pages /Kids [3 0 R 2 0 R] /Count 2 >>",
+      "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R >>",
+      "<< /Length 0 >>\nstream\n\nendstream",
+    ];
+    let out = "%PDF-1.4\n";
+    const offsets: number[] = [];
+    objects.forEach((o, i) => (offsets.push(out.length), (out += `${i + 1} 0 obj\n${o}\nendobj\n`)));
+    const xref = out.length;
+    out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+    out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+    return Buffer.from(out, "latin1");
+  };
+
+  it("is refused naming the file and the loop, not as an internal error", async () => {
+    const id = pdf.file(circular(), "loop.pdf", "application/pdf");
+    // The tree is walked (each node once) before any page is read, so the loop is found whatever the range.
+    for (const pages of ["1", "2"]) {
+      expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: id }], pages })).toBe(
+        "attachments[0] (loop.pdf): the PDF is damaged and can't be read (its page tree lists the same page node more than once)",
+      );
+    }
+  });
+});
+
+describe("the process's output", () => {
+  it("has no warnings from pdf.js about the canvas package left out on purpose", () => {
+    expect(pdf.proc.output()).not.toMatch(/napi-rs\/canvas|Cannot polyfill/);
+  });
+});
