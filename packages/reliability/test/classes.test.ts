@@ -198,7 +198,12 @@ for (const cap of discoverCapabilities()) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const code = world.proc.stop();
       const answers = await Promise.all(inFlight);
-      expect(answers.filter((a) => a.kind === "status" && !/shutting down/i.test(a.message))).toEqual([]);
+      // Calls past the server's stream limit wait on the client for a stream; once the listener is closed
+      // they are refused before reaching the capability (as any call to a stopped container is). Every
+      // call that did reach it gets a result or "shutting down", never a dropped connection.
+      const neverSent = (a: (typeof answers)[number]) => a.kind === "status" && a.code === 14 && /No connection established/.test(a.message);
+      expect(answers.filter((a) => a.kind === "status" && !/shutting down/i.test(a.message) && !neverSent(a))).toEqual([]);
+      expect(answers.filter((a) => !neverSent(a)).length).toBeGreaterThan(0);
       expect(await code).toBe(0);
     });
   });
