@@ -1,5 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { catalogueTests } from "@selu-catalogue/tsconfig/vitest.js";
 
-export default defineConfig({
-  test: { include: ["*.test.ts", "src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
-});
+export default catalogueTests({ include: ["*.test.ts", "src/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 });

@@ -1,7 +1,5 @@
-import { defineConfig } from "vitest/config";
+import { catalogueTests } from "@selu-catalogue/tsconfig/vitest.js";
 
-export default defineConfig({
-  // One file at a time: the scaffold test runs a capability's conformance suite, whose readiness bound
-  // (2 s) should not compete with the install test's capability process for the CPU.
-  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false },
-});
+// One file at a time: the scaffold test runs a capability's conformance suite, whose readiness bound
+// (2 s) should not compete with the install test's capability process for the CPU.
+export default catalogueTests({ testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false });

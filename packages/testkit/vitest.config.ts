@@ -1,5 +1,3 @@
-import { defineConfig } from "vitest/config";
+import { catalogueTests } from "@selu-catalogue/tsconfig/vitest.js";
 
-export default defineConfig({
-  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 20_000, hookTimeout: 20_000 },
-});
+export default catalogueTests();

@@ -47,11 +47,9 @@ export function capabilityTemplate(id: string): Record<string, string> {
   "exclude": ["src/**/*.test.ts"]
 }
 `,
-    "vitest.config.ts": `import { defineConfig } from "vitest/config";
+    "vitest.config.ts": `import { catalogueTests } from "@selu-catalogue/tsconfig/vitest.js";
 
-export default defineConfig({
-  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 20_000, hookTimeout: 20_000 },
-});
+export default catalogueTests();
 `,
     "manifest.yaml": `# yaml-language-server: $schema=../../registry/manifest.schema.json
 # The manifest Selu reads. tools and credentials are generated from src/capability.ts:
