@@ -53,6 +53,16 @@ describe.skipIf(!asRoot)("imageLaunch with a test's mounts", () => {
   });
 });
 
+describe("mountsOf", () => {
+  it("keeps a test's mounts but not the host root the sandbox rebuilds around a missing /workspace", () => {
+    const ca = join(temp, "ca-root");
+    const workspace = join(temp, "workspace-root");
+    execFileSync("mkdir", ["-p", ca, workspace]);
+    const command = sandboxCommand(["true"], { readOnly: [ca], writable: [{ host: workspace, path: "/workspace-not-on-this-host" }] });
+    expect(mountsOf(command)).toEqual({ readOnly: [ca], writable: [{ host: workspace, path: "/workspace-not-on-this-host" }] });
+  });
+});
+
 describe("seluEnv", () => {
   it("keeps the proxy variables, SELU_*, a test CA and the log level, and drops everything else", () => {
     const env = { HTTP_PROXY: "a", https_proxy: "b", SELU_CAPABILITY_ID: "c", SELU_SESSION_ID: "d", NODE_EXTRA_CA_CERTS: "/t/ca.pem", PORT: "1", LOG_LEVEL: "debug", PATH: "/bin", NODE_OPTIONS: "-r x" };

@@ -84,7 +84,9 @@ export function mountsOf(command: readonly string[]): Mounts {
   for (let i = 0; i + 2 < wrapped.length && wrapped[i] !== "--"; i++) {
     const [flag, host, path] = [wrapped[i], wrapped[i + 1]!, wrapped[i + 2]!];
     if (flag === "--bind" && path !== "/tmp") mounts.writable.push({ host, path });
-    else if (flag === "--ro-bind" && host === path && host !== "/" && !existsSync(join(host, "pnpm-workspace.yaml"))) mounts.readOnly.push(host);
+    // A top-level entry (/usr, /.dockerenv) is the host's root rebuilt around a missing mount point
+    // (sandbox readOnlyRoot): the image brings its own. A test's own mounts sit deeper (/tmp/ca-x).
+    else if (flag === "--ro-bind" && host === path && /^\/[^/]+\/./.test(host) && !existsSync(join(host, "pnpm-workspace.yaml"))) mounts.readOnly.push(host);
     else continue;
     i += 2;
   }
