@@ -7,6 +7,9 @@ startReporting();
 
 const capability = defineCapability({
   id: "bench",
+  // The bare server runs all 64 calls of the c=64 phase at once; so does this one, so the bench compares
+  // per-call overhead, not the default admission (4 running, 16 waiting) a real capability declares.
+  limits: { calls: { max: 64, maxWaiting: 64 } },
   tools: {
     echo: tool({
       description: "Echoes the text back",
