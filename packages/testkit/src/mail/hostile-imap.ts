@@ -1,7 +1,7 @@
 import type { TLSSocket } from "node:tls";
 import { startTlsServer } from "../tls/local-servers.js";
 import type { TestCa } from "../tls/test-ca.js";
-import { drip, manyLines, pour, type Attack, type AttackLog } from "./hostile.js";
+import { beginAttack, manyLines, pour, type Attack, type AttackLog, type HostileServer } from "./hostile.js";
 
 /** Options of {@link startHostileImapServer}. */
 export interface HostileImapOptions {
@@ -14,13 +14,7 @@ export interface HostileImapOptions {
 }
 
 /** A running hostile IMAP server (implicit TLS, as on 993). */
-export interface HostileImapServer {
-  readonly host: string;
-  readonly port: number;
-  /** What the attack sent and whether the client hung up, per connection that reached the attack. */
-  readonly attacks: readonly AttackLog[];
-  close(): Promise<void>;
-}
+export type HostileImapServer = HostileServer;
 
 /**
  * An IMAP server that behaves until `at`, then attacks (issue 10 item 3): a FETCH answered with a
@@ -34,12 +28,9 @@ export async function startHostileImapServer(options: HostileImapOptions): Promi
   const server = await startTlsServer(options.ca.issue([...options.names]), (socket) => serve(socket));
 
   function attack(socket: TLSSocket, tag: string, normal: string) {
-    const log: AttackLog = { bytesSent: 0, clientClosed: false };
-    attacks.push(log);
-    socket.once("close", () => (log.clientClosed = true));
-    const a = options.attack;
-    if (a.kind === "silent") return;
-    if (a.kind === "slow-drip") return drip(socket, normal, a.everyMs ?? 500, log);
+    const begun = beginAttack(socket, options.attack, normal, attacks);
+    if (!begun) return;
+    const [log, a] = begun;
     const untagged = at === "greeting" ? "* OK " : "* 1 FETCH (UID 1 BODY[HEADER] ";
     if (a.kind === "endless-line") return pour(socket, untagged, Number.POSITIVE_INFINITY, "", log);
     if (a.kind === "huge-literal") {

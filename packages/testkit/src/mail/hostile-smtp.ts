@@ -1,7 +1,7 @@
 import type { TLSSocket } from "node:tls";
 import { startTlsServer } from "../tls/local-servers.js";
 import type { TestCa } from "../tls/test-ca.js";
-import { drip, manyLines, pour, type Attack, type AttackLog } from "./hostile.js";
+import { beginAttack, manyLines, pour, type Attack, type AttackLog, type HostileServer } from "./hostile.js";
 
 /** Options of {@link startHostileSmtpServer}. */
 export interface HostileSmtpOptions {
@@ -14,13 +14,7 @@ export interface HostileSmtpOptions {
 }
 
 /** A running hostile SMTP server (implicit TLS, as on 465). */
-export interface HostileSmtpServer {
-  readonly host: string;
-  readonly port: number;
-  /** What the attack sent and whether the client hung up, per connection that reached the attack. */
-  readonly attacks: readonly AttackLog[];
-  close(): Promise<void>;
-}
+export type HostileSmtpServer = HostileServer;
 
 /**
  * An SMTP server that behaves until `at`, then attacks (issue 10 item 3): a reply line without end, a
@@ -33,12 +27,9 @@ export async function startHostileSmtpServer(options: HostileSmtpOptions): Promi
   const server = await startTlsServer(options.ca.issue([...options.names]), (socket) => serve(socket));
 
   function attack(socket: TLSSocket, code: number, normal: string) {
-    const log: AttackLog = { bytesSent: 0, clientClosed: false };
-    attacks.push(log);
-    socket.once("close", () => (log.clientClosed = true));
-    const a = options.attack;
-    if (a.kind === "silent") return;
-    if (a.kind === "slow-drip") return drip(socket, normal, a.everyMs ?? 500, log);
+    const begun = beginAttack(socket, options.attack, normal, attacks);
+    if (!begun) return;
+    const [log, a] = begun;
     if (a.kind === "endless-line") return pour(socket, `${code} `, Number.POSITIVE_INFINITY, "", log);
     const width = a.width ?? 64 * 1024;
     manyLines(socket, a.lines ?? 10_000, () => `${code}-${"x".repeat(width)}`, `${code} ok\r\n`, log);

@@ -23,6 +23,29 @@ export interface AttackLog {
   clientClosed: boolean;
 }
 
+/** A running hostile server (implicit TLS): where it listens and what each attack did. */
+export interface HostileServer {
+  readonly host: string;
+  readonly port: number;
+  /** What the attack sent and whether the client hung up, per connection that reached the attack. */
+  readonly attacks: readonly AttackLog[];
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an attack on `socket`, logged in `attacks`, and carries out the kinds every protocol shares:
+ * silence, or `normal` dripped a byte at a time. Returns undefined when the attack is already under
+ * way, else the log and the attack, one of the kinds the caller's protocol carries out itself.
+ */
+export function beginAttack<A extends Attack>(socket: Socket, attack: A, normal: string, attacks: AttackLog[]): [AttackLog, Exclude<A, { kind: "silent" | "slow-drip" }>] | undefined {
+  const log: AttackLog = { bytesSent: 0, clientClosed: false };
+  attacks.push(log);
+  socket.once("close", () => (log.clientClosed = true));
+  if (attack.kind === "silent") return undefined;
+  if (attack.kind === "slow-drip") return void drip(socket, normal, attack.everyMs ?? 500, log);
+  return [log, attack as Exclude<A, { kind: "silent" | "slow-drip" }>];
+}
+
 const FILLER = Buffer.alloc(64 * 1024, "x");
 
 /**
