@@ -7,13 +7,4 @@
 #   zip, unzip     Info-ZIP, an independent ZIP writer and checker for the file-manager tests
 set -euo pipefail
 packages=(bubblewrap poppler-utils qpdf dovecot-imapd zip unzip)
-missing=()
-for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-[ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" != 0 ]; then
-  echo "install-test-deps: missing ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}" >&2
-  exit 1
-fi
-echo "install-test-deps: installing ${missing[*]}" >&2
-apt-get update -qq >&2
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+exec bash "$(dirname "${BASH_SOURCE[0]}")/apt-ensure.sh" install-test-deps "${packages[@]}"
