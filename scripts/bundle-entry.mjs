@@ -25,6 +25,9 @@ export async function bundleEntry({ entry, outDir, external = [] }) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { external: { type: "string", default: "" } } });
-  const external = values.external.split(",").map((s) => s.trim()).filter(Boolean);
+  const external = values.external
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   await bundleEntry({ entry: resolve("dist/main.js"), outDir: resolve("dist/bundle"), external });
 }

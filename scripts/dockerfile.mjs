@@ -60,7 +60,9 @@ RUN pnpm --filter "${pkg.name}..." build \\
 
 FROM \${NODE_IMAGE}
 LABEL ${["", label("title", `selu-cap-${id}`), label("description", pkg.description), label("version", pkg.version), label("source", source), label("licenses", rootPkg.license)].join(" \\\n").trimStart()}
-ENV ${Object.entries({ NODE_ENV: "production", MALLOC_ARENA_MAX: "2", ...(pkg.image?.env ?? {}) }).map(([k, v]) => `${k}=${v}`).join(" ")}
+ENV ${Object.entries({ NODE_ENV: "production", MALLOC_ARENA_MAX: "2", ...(pkg.image?.env ?? {}) })
+    .map(([k, v]) => `${k}=${v}`)
+    .join(" ")}
 WORKDIR /app
 # Owned by root and read-only to the runtime user: a compromised process can't change its own code.
 COPY --from=build /out /app

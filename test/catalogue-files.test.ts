@@ -15,7 +15,9 @@ afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 describe("catalogue files", () => {
   it("finds every capability directory", () => {
-    expect(capabilityDirs().map((d) => d.split("/").at(-1))).toEqual(expect.arrayContaining(["catalogue-email", "catalogue-example", "catalogue-pdf", "catalogue-web-search", "catalogue-file-manager"]));
+    expect(capabilityDirs().map((d) => d.split("/").at(-1))).toEqual(
+      expect.arrayContaining(["catalogue-email", "catalogue-example", "catalogue-pdf", "catalogue-web-search", "catalogue-file-manager"]),
+    );
   });
 
   it("tags every manifest's image with its package's version", () => {

@@ -12,7 +12,13 @@ const MiB = 1024 * 1024;
 const NEAR_MESSAGE_LIMIT = 16 * MiB - 4096;
 
 const fill = (bytes: number, prefix: string, unit: string, suffix: string) =>
-  Buffer.from(prefix + Array(Math.floor((bytes - prefix.length - suffix.length) / (unit.length + 1))).fill(unit).join(",") + suffix);
+  Buffer.from(
+    prefix +
+      Array(Math.floor((bytes - prefix.length - suffix.length) / (unit.length + 1)))
+        .fill(unit)
+        .join(",") +
+      suffix,
+  );
 
 interface Target {
   dir: string;
@@ -27,12 +33,33 @@ interface Target {
 const paragraph = "Coral reefs cover less than one percent of the ocean floor yet shelter a quarter of marine species. ".repeat(20);
 
 const targets: Target[] = [
-  { dir: "catalogue-example", probe: { tool: "echo", args: { text: "still here" } }, tools: [["echo", "text"], ["make_text_file", "text"]],
-    burst: { tool: "make_text_file", args: { filename: "big.txt", text: "x".repeat(1_000_000) }, count: 500 } },
-  { dir: "catalogue-pdf", probe: { tool: "extract_pdf_text", args: { attachments: [] } }, tools: [["create_pdf_document", "sections"], ["extract_pdf_text", "attachments"]],
-    burst: { tool: "create_pdf_document", args: { title: "Reefs", sections: Array.from({ length: 10 }, (_, i) => ({ heading: `Part ${i}`, content: Array(10).fill(paragraph) })) }, count: 200 } },
-  { dir: "catalogue-email", probe: { tool: "get_message", args: { uid: "x" } }, tools: [["send_email", "to"], ["search_messages", "text"]],
-    burst: { tool: "send_email", args: { to: ["bob@example.com"], subject: "Hi", text: "y".repeat(500_000) }, count: 500 } },
+  {
+    dir: "catalogue-example",
+    probe: { tool: "echo", args: { text: "still here" } },
+    tools: [
+      ["echo", "text"],
+      ["make_text_file", "text"],
+    ],
+    burst: { tool: "make_text_file", args: { filename: "big.txt", text: "x".repeat(1_000_000) }, count: 500 },
+  },
+  {
+    dir: "catalogue-pdf",
+    probe: { tool: "extract_pdf_text", args: { attachments: [] } },
+    tools: [
+      ["create_pdf_document", "sections"],
+      ["extract_pdf_text", "attachments"],
+    ],
+    burst: { tool: "create_pdf_document", args: { title: "Reefs", sections: Array.from({ length: 10 }, (_, i) => ({ heading: `Part ${i}`, content: Array(10).fill(paragraph) })) }, count: 200 },
+  },
+  {
+    dir: "catalogue-email",
+    probe: { tool: "get_message", args: { uid: "x" } },
+    tools: [
+      ["send_email", "to"],
+      ["search_messages", "text"],
+    ],
+    burst: { tool: "send_email", args: { to: ["bob@example.com"], subject: "Hi", text: "y".repeat(500_000) }, count: 500 },
+  },
 ];
 
 for (const target of targets) {
@@ -49,12 +76,10 @@ for (const target of targets) {
     let client: ReturnType<typeof connectCapability>;
     // A request past the capability's largest bound is refused by the transport from its length prefix.
     const call = (tool: string, argsJson: Buffer) =>
-      invokeCapability(client, { toolName: tool, argsJson, configJson: Buffer.from("{}"), sessionId: "s", threadId: "", capabilityId: manifest!.id }).catch(
-        (err: ServiceError) => {
-          if (err.code !== status.RESOURCE_EXHAUSTED) throw err;
-          return { resultJson: Buffer.alloc(0), error: `RESOURCE_EXHAUSTED: ${err.details}` };
-        },
-      );
+      invokeCapability(client, { toolName: tool, argsJson, configJson: Buffer.from("{}"), sessionId: "s", threadId: "", capabilityId: manifest!.id }).catch((err: ServiceError) => {
+        if (err.code !== status.RESOURCE_EXHAUSTED) throw err;
+        return { resultJson: Buffer.alloc(0), error: `RESOURCE_EXHAUSTED: ${err.details}` };
+      });
     const alive = async () => {
       const res = await call(target.probe.tool, Buffer.from(JSON.stringify(target.probe.args)));
       expect(res.resultJson.byteLength > 0 || res.error.length > 0).toBe(true);
@@ -64,7 +89,15 @@ for (const target of targets) {
       capability = (await import(`${dir}/dist/capability.js`)).default;
       proc = await startCapabilityProcess(dir, { env: { LOG_LEVEL: "warn" } });
       client = connectCapability(proc.address);
-      for (let i = 0; i < 150 && !(await call(target.probe.tool, Buffer.from("{}")).then(() => true, () => false)); i++) {
+      for (
+        let i = 0;
+        i < 150 &&
+        !(await call(target.probe.tool, Buffer.from("{}")).then(
+          () => true,
+          () => false,
+        ));
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 200));
       }
     }, 60_000);

@@ -47,10 +47,29 @@ for (const dir of dirs) {
   const t0 = Date.now();
   step(`building ${ref} (log: .cache/images/logs/${id}.log)`);
   const certs = "/etc/ssl/certs/ca-certificates.crt";
-  const build = spawnSync("podman", [...podmanArgs, "build", "--isolation", "chroot", "--network", "host", "--layers",
-    // The builder's trust store, for a network whose TLS goes through its own CA (as here).
-    "-v", "/etc/ssl/certs:/etc/ssl/certs:ro", "--build-arg", `NODE_EXTRA_CA_CERTS=${certs}`,
-    "-f", join(dir, "Dockerfile"), "-t", ref, root], { encoding: "utf8", maxBuffer: 256 << 20 });
+  const build = spawnSync(
+    "podman",
+    [
+      ...podmanArgs,
+      "build",
+      "--isolation",
+      "chroot",
+      "--network",
+      "host",
+      "--layers",
+      // The builder's trust store, for a network whose TLS goes through its own CA (as here).
+      "-v",
+      "/etc/ssl/certs:/etc/ssl/certs:ro",
+      "--build-arg",
+      `NODE_EXTRA_CA_CERTS=${certs}`,
+      "-f",
+      join(dir, "Dockerfile"),
+      "-t",
+      ref,
+      root,
+    ],
+    { encoding: "utf8", maxBuffer: 256 << 20 },
+  );
   writeFileSync(join(logs, `${id}.log`), `${build.stdout}\n${build.stderr}`);
   result.buildS = Math.round((Date.now() - t0) / 1000);
   if (build.status !== 0) {

@@ -13,7 +13,9 @@ import { nodeFileTrace } from "@vercel/nft";
 /** Relative paths (files and the symlinks on the way to them) under `base` that the image needs. */
 export async function runtimeFiles(base) {
   const pkg = JSON.parse(readFileSync(join(base, "package.json"), "utf8"));
-  const bundle = readdirSync(join(base, "dist/bundle")).filter((f) => f.endsWith(".js")).map((f) => join(base, "dist/bundle", f));
+  const bundle = readdirSync(join(base, "dist/bundle"))
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => join(base, "dist/bundle", f));
   const { fileList } = await nodeFileTrace(bundle, { base, processCwd: base });
   const files = new Set([...fileList].filter((f) => f !== "package.json" && !f.endsWith(".map")));
   for (const pattern of pkg.image?.include ?? []) {

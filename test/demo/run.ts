@@ -24,8 +24,10 @@ try {
   console.log(`== the user asks: "Create a PDF about marine biology and email it to alice@example.com"`);
   const sent = await emailMarineBiologyReport(world);
   show();
-  console.log(`\n== the SMTP server received ${sent.received.raw.byteLength} bytes for ${sent.received.envelope.to.join(", ")}; ` +
-    `its PDF attachment is ${sent.received.attachments[0]?.content.equals(sent.pdfBytes) ? "byte-identical to" : "DIFFERENT FROM"} the one the pdf capability made`);
+  console.log(
+    `\n== the SMTP server received ${sent.received.raw.byteLength} bytes for ${sent.received.envelope.to.join(", ")}; ` +
+      `its PDF attachment is ${sent.received.attachments[0]?.content.equals(sent.pdfBytes) ? "byte-identical to" : "DIFFERENT FROM"} the one the pdf capability made`,
+  );
 
   console.log(`\n== then: "What does the PDF Alice sent say?"`);
   const read = await readReceivedPdf(world, TIDE_TABLE_SUBJECT);
@@ -36,9 +38,12 @@ try {
   writeFileSync(`${outDir}sent-to-alice.eml`, sent.received.raw);
   writeFileSync(`${outDir}${read.attachment.filename}`, read.attachmentBytes);
   writeFileSync(`${outDir}transcript.json`, JSON.stringify(orchestrator.transcript, null, 2));
-  console.log(`\n== in ${outDir}: ${sent.pdf.filename} (made by pdf), sent-to-alice.eml (as the SMTP server received it), ` +
-    `${read.attachment.filename} (saved by email), transcript.json`);
+  console.log(`\n== in ${outDir}: ${sent.pdf.filename} (made by pdf), sent-to-alice.eml (as the SMTP server received it), ` + `${read.attachment.filename} (saved by email), transcript.json`);
 } finally {
   const codes = await world.close();
-  console.log(`== SIGTERM: ${Object.entries(codes).map(([id, code]) => `${id} exited with ${code}`).join(", ")}`);
+  console.log(
+    `== SIGTERM: ${Object.entries(codes)
+      .map(([id, code]) => `${id} exited with ${code}`)
+      .join(", ")}`,
+  );
 }

@@ -4,15 +4,7 @@
 // carries artifacts from one capability to the next.
 import { fileURLToPath } from "node:url";
 import { loadManifest, type Manifest } from "@selu-catalogue/manifest";
-import {
-  createTestCa,
-  Orchestrator,
-  startCapabilityProcess,
-  startEgressProxy,
-  type CapabilityProcess,
-  type EgressProxy,
-  type TestCa,
-} from "@selu-catalogue/testkit";
+import { createTestCa, Orchestrator, startCapabilityProcess, startEgressProxy, type CapabilityProcess, type EgressProxy, type TestCa } from "@selu-catalogue/testkit";
 import { startImapServer, startSmtpServer, type ImapTestServer, type SeedMessage, type SmtpTestServer } from "@selu-catalogue/testkit/mail";
 
 /** The mailbox the agent acts for, at a provider the email manifest allows. */

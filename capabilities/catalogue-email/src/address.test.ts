@@ -10,9 +10,8 @@ describe("parseAddress", () => {
   });
 
   describe("header injection", () => {
-    it.each(["bob@example.com\r\nBcc: victim@example.com", "bob@example.com\nX: y", "Bob\r\n <bob@example.com>", "bob@example.com\0"])(
-      "refuses line breaks and NUL: %j",
-      (input) => expect(parseAddress(input)).toBeUndefined(),
+    it.each(["bob@example.com\r\nBcc: victim@example.com", "bob@example.com\nX: y", "Bob\r\n <bob@example.com>", "bob@example.com\0"])("refuses line breaks and NUL: %j", (input) =>
+      expect(parseAddress(input)).toBeUndefined(),
     );
   });
 

@@ -16,7 +16,12 @@ export function parseAddress(input: string): ParsedAddress | undefined {
   if (text.length === 0 || text.length > 320 || /[\r\n\0]/.test(text)) return undefined;
   const named = WITH_NAME.exec(text);
   const address = (named ? named[2]! : text).trim();
-  const name = named ? named[1]!.trim().replace(/^"(.*)"$/, "$1").trim() : undefined;
+  const name = named
+    ? named[1]!
+        .trim()
+        .replace(/^"(.*)"$/, "$1")
+        .trim()
+    : undefined;
   if (name !== undefined && /["<>\\]/.test(name)) return undefined;
   const at = address.lastIndexOf("@");
   if (at <= 0 || address.length > 254) return undefined;

@@ -25,7 +25,7 @@ export default defineCapability({
     workSlots: MAIL_LIMITS.concurrentSends,
   },
   tools: ({ tool }) => ({
-    send_email: sendEmail(tool, new SentMessages<SentRecord>({ windowMs: MAIL_LIMITS.resendWindowMs }), ),
+    send_email: sendEmail(tool, new SentMessages<SentRecord>({ windowMs: MAIL_LIMITS.resendWindowMs })),
     list_mailboxes: listMailboxes(tool),
     list_messages: listMessages(tool),
     get_message: getMessage(tool),

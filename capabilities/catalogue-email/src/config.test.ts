@@ -20,8 +20,7 @@ describe("readSmtpSettings", () => {
 });
 
 describe("readImapSettings", () => {
-  it("defaults to implicit TLS on port 993", () =>
-    expect(readImapSettings({ IMAP_HOST: "IMAP.Example.com" })).toEqual({ host: "imap.example.com", port: 993, security: "tls" }));
+  it("defaults to implicit TLS on port 993", () => expect(readImapSettings({ IMAP_HOST: "IMAP.Example.com" })).toEqual({ host: "imap.example.com", port: 993, security: "tls" }));
 
   it("uses STARTTLS on port 143 unless told otherwise, and never clear text", () => {
     expect(readImapSettings({ IMAP_HOST: "imap.example.com", IMAP_PORT: "143" })).toMatchObject({ port: 143, security: "starttls" });

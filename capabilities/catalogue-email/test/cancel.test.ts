@@ -66,9 +66,7 @@ describe("cancellation", () => {
 
   it("closes the IMAP connection when the caller gives up", async () => {
     const deadline = Date.now() + 1500;
-    await expect(
-      invokeDirect(world, "list_mailboxes", {}, { deadlineMs: 1500, config: { ...CREDENTIALS, IMAP_HOST: "imap.mail.me.com" } }),
-    ).rejects.toThrow(/Timeout expired/); // Selu sends no grpc-timeout: its client cancels when its timer fires
+    await expect(invokeDirect(world, "list_mailboxes", {}, { deadlineMs: 1500, config: { ...CREDENTIALS, IMAP_HOST: "imap.mail.me.com" } })).rejects.toThrow(/Timeout expired/); // Selu sends no grpc-timeout: its client cancels when its timer fires
     await expect.poll(() => imapClosedAt.length, { timeout: 5000 }).toBe(1);
     expect(imapClosedAt[0]! - deadline).toBeLessThan(2000);
   });

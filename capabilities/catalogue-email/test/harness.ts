@@ -81,7 +81,16 @@ export async function startMailWorld(seed: readonly SeedMessage[] = []): Promise
   };
   const orchestrator = await withCredentials({});
   return {
-    ca, smtp, smtps, imap, proxy, proc, manifest: manifest as ManifestView, manifestMemoryMb: manifest.resources.max_memory_mb, orchestrator, withCredentials,
+    ca,
+    smtp,
+    smtps,
+    imap,
+    proxy,
+    proc,
+    manifest: manifest as ManifestView,
+    manifestMemoryMb: manifest.resources.max_memory_mb,
+    orchestrator,
+    withCredentials,
     async close() {
       for (const o of orchestrators) await o.close();
       await proc.stop();
@@ -113,8 +122,12 @@ export async function invokeDirect(world: MailWorld, tool: string, args: unknown
   const client = connectCapability(world.proc.address);
   try {
     const request = {
-      toolName: tool, argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from(JSON.stringify(options.config ?? CREDENTIALS)),
-      sessionId: "direct", capabilityId: "catalogue-email", threadId: "",
+      toolName: tool,
+      argsJson: Buffer.from(JSON.stringify(args)),
+      configJson: Buffer.from(JSON.stringify(options.config ?? CREDENTIALS)),
+      sessionId: "direct",
+      capabilityId: "catalogue-email",
+      threadId: "",
     };
     const res = await invokeCapability(client, request, { deadlineMs: options.deadlineMs ?? 30_000 });
     return { error: res.error, result: res.error ? undefined : (JSON.parse(res.resultJson.toString()) as unknown), resultJson: res.resultJson };

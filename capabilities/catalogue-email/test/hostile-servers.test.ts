@@ -95,7 +95,12 @@ describe("a hostile IMAP server", () => {
 
   it("greeting with an endless line gets a clear error", async () => {
     const server = await hostileImap({ kind: "endless-line" }, "greeting");
-    await survives("list_mailboxes", {}, /the IMAP server imap\.fastmail\.com:993 sent more than this capability reads at once|the connection to the IMAP server imap\.fastmail\.com:993 was lost/, server.attacks);
+    await survives(
+      "list_mailboxes",
+      {},
+      /the IMAP server imap\.fastmail\.com:993 sent more than this capability reads at once|the connection to the IMAP server imap\.fastmail\.com:993 was lost/,
+      server.attacks,
+    );
   }, 60_000);
 
   it("answering a search with a flood of tokens gets a clear error", async () => {

@@ -11,14 +11,52 @@ const day = (d: string) => new Date(`${d}T10:00:00Z`);
 let world: MailWorld;
 beforeAll(async () => {
   world = await startMailWorld([
-    { message: { from: "Shop <billing@shop.example>", to: USER, subject: "Invoice 2026-001", text: "Your invoice is attached.", date: day("2026-01-10"),
-        attachments: [{ filename: "invoice.pdf", content: invoicePdf, contentType: "application/pdf" }, { filename: "notes.txt", content: latin1Notes, contentType: "text/plain; charset=iso-8859-1" }] }, flags: ["\\Seen"] },
+    {
+      message: {
+        from: "Shop <billing@shop.example>",
+        to: USER,
+        subject: "Invoice 2026-001",
+        text: "Your invoice is attached.",
+        date: day("2026-01-10"),
+        attachments: [
+          { filename: "invoice.pdf", content: invoicePdf, contentType: "application/pdf" },
+          { filename: "notes.txt", content: latin1Notes, contentType: "text/plain; charset=iso-8859-1" },
+        ],
+      },
+      flags: ["\\Seen"],
+    },
     { message: { from: "Bob <bob@example.com>", to: USER, subject: 'He said "hi" \\o/', text: "quotes and a backslash", date: day("2026-02-01") } },
-    { message: { from: "Jürgen <juergen@example.de>", to: USER, subject: "Grüße aus München", html: "<h1>Hallo</h1><p>Viele <b>Grüße</b> <a href=\"https://example.de/x\">hier</a></p>", date: day("2026-03-05") } },
-    { message: { from: "Carol <carol@example.com>", to: USER, cc: "dave@example.com", subject: "Holiday photos", text: "See the photo.", date: day("2026-03-20"),
-        attachments: [{ filename: "beach.jpg", content: photo, contentType: "image/jpeg" }] } },
-    { mailbox: "Archive", message: { from: "Old <old@example.com>", to: USER, subject: "Archived invoice", text: "from last year", date: day("2025-06-01"),
-        attachments: [{ filename: "old.pdf", content: Buffer.from("%PDF-old"), contentType: "application/pdf" }] } },
+    {
+      message: {
+        from: "Jürgen <juergen@example.de>",
+        to: USER,
+        subject: "Grüße aus München",
+        html: '<h1>Hallo</h1><p>Viele <b>Grüße</b> <a href="https://example.de/x">hier</a></p>',
+        date: day("2026-03-05"),
+      },
+    },
+    {
+      message: {
+        from: "Carol <carol@example.com>",
+        to: USER,
+        cc: "dave@example.com",
+        subject: "Holiday photos",
+        text: "See the photo.",
+        date: day("2026-03-20"),
+        attachments: [{ filename: "beach.jpg", content: photo, contentType: "image/jpeg" }],
+      },
+    },
+    {
+      mailbox: "Archive",
+      message: {
+        from: "Old <old@example.com>",
+        to: USER,
+        subject: "Archived invoice",
+        text: "from last year",
+        date: day("2025-06-01"),
+        attachments: [{ filename: "old.pdf", content: Buffer.from("%PDF-old"), contentType: "application/pdf" }],
+      },
+    },
     { mailbox: "Projects/2026", message: { from: "pm@example.com", to: USER, subject: "Kickoff", text: "nested mailbox", date: day("2026-01-02") } },
   ]);
 }, 30_000);
@@ -99,11 +137,14 @@ describe("search_messages", () => {
     expect((await call("search_messages", { from: "x) (ALL" })).total).toBe(0);
   });
 
-  it("searches every mailbox but Trash, Junk and Drafts with mailbox \"*\", each hit naming its mailbox", async () => {
+  it('searches every mailbox but Trash, Junk and Drafts with mailbox "*", each hit naming its mailbox', async () => {
     await world.imap.deliver({ mailbox: "Trash", message: { from: "x@example.com", to: USER, subject: "Deleted invoice", text: "gone" } });
     const all = await call("search_messages", { mailbox: "*", subject: "invoice" });
     expect(all).toMatchObject({ mailbox: "*", total: 2, next_offset: null });
-    expect(all.messages.map((m: { mailbox: string; subject: string }) => [m.mailbox, m.subject])).toEqual([["INBOX", "Invoice 2026-001"], ["Archive", "Archived invoice"]]);
+    expect(all.messages.map((m: { mailbox: string; subject: string }) => [m.mailbox, m.subject])).toEqual([
+      ["INBOX", "Invoice 2026-001"],
+      ["Archive", "Archived invoice"],
+    ]);
     const second = await call("search_messages", { mailbox: "*", subject: "invoice", limit: 1, offset: 1 });
     expect(second.messages.map((m: { mailbox: string }) => m.mailbox)).toEqual(["Archive"]);
     const hit = second.messages[0];
@@ -126,8 +167,15 @@ describe("get_message and get_attachment", () => {
     const uid = await uidOf("Holiday photos");
     const message = await call("get_message", { uid });
     expect(message).toMatchObject({
-      mailbox: "INBOX", uid, from: "Carol <carol@example.com>", to: [USER], cc: ["dave@example.com"], subject: "Holiday photos",
-      seen: false, body_format: "text", body_truncated: false,
+      mailbox: "INBOX",
+      uid,
+      from: "Carol <carol@example.com>",
+      to: [USER],
+      cc: ["dave@example.com"],
+      subject: "Holiday photos",
+      seen: false,
+      body_format: "text",
+      body_truncated: false,
     });
     expect(message.body.trim()).toBe("See the photo.");
     expect(message.message_id).toMatch(/^<.+>$/);
@@ -189,7 +237,15 @@ describe("get_message and get_attachment", () => {
   });
 
   it("refuses to fetch an attachment over the per-file limit, naming the limit", async () => {
-    await world.imap.deliver({ message: { from: "big@example.com", to: USER, subject: "Huge scan", text: "scan attached", attachments: [{ filename: "scan.tiff", content: Buffer.alloc(16 * 1024 * 1024, 7), contentType: "image/tiff" }] } });
+    await world.imap.deliver({
+      message: {
+        from: "big@example.com",
+        to: USER,
+        subject: "Huge scan",
+        text: "scan attached",
+        attachments: [{ filename: "scan.tiff", content: Buffer.alloc(16 * 1024 * 1024, 7), contentType: "image/tiff" }],
+      },
+    });
     const uid = await uidOf("Huge scan");
     const { attachments } = await call("get_message", { uid });
     expect(await fails(world.orchestrator, "get_attachment", { uid, attachment_id: attachments[0].attachment_id })).toMatch(/scan\.tiff is about 16\.0 MiB, over the 15 MiB limit/);

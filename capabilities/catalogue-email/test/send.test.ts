@@ -9,8 +9,12 @@ beforeAll(async () => {
   world = await startMailWorld([
     {
       message: {
-        from: "Bob <bob@example.com>", to: USER, subject: "Quarterly numbers", text: "Can you send the report?",
-        messageId: "<q3-numbers@example.com>", references: ["<thread-start@example.com>"],
+        from: "Bob <bob@example.com>",
+        to: USER,
+        subject: "Quarterly numbers",
+        text: "Can you send the report?",
+        messageId: "<q3-numbers@example.com>",
+        references: ["<thread-start@example.com>"],
       },
     },
   ]);
@@ -26,26 +30,33 @@ describe("send_email", () => {
     const latin1Csv = Buffer.from("name;city\nJürgen;Köln\n", "latin1");
     const before = world.smtp.messages.length;
     const result = await ok(world.orchestrator, "send_email", {
-      to: ["Bob Builder <bob@example.com>"], cc: ["carol@example.com"], bcc: ["dave@example.com"],
-      subject: "Report Q3 – Grüße", text: "Here is the report.",
-      attachments: [
-        { artifact_id: store("report.pdf", "application/pdf", pdf) },
-        { artifact_id: store("chart.png", "image/png", png) },
-        { artifact_id: store("people.csv", "text/csv", latin1Csv) },
-      ],
+      to: ["Bob Builder <bob@example.com>"],
+      cc: ["carol@example.com"],
+      bcc: ["dave@example.com"],
+      subject: "Report Q3 – Grüße",
+      text: "Here is the report.",
+      attachments: [{ artifact_id: store("report.pdf", "application/pdf", pdf) }, { artifact_id: store("chart.png", "image/png", png) }, { artifact_id: store("people.csv", "text/csv", latin1Csv) }],
     });
     expect(result).toMatchObject({ accepted: ["bob@example.com", "carol@example.com", "dave@example.com"], rejected: [], duplicate: false, from: `Alice Example <${USER}>` });
     expect(result.message_id).toMatch(/^<[0-9a-f]{32}@fastmail\.test>$/);
     const [message] = (await world.smtp.waitForMessages(before + 1)).slice(before);
     expect(message).toMatchObject({
-      authUser: USER, secure: true, subject: "Report Q3 – Grüße", messageId: result.message_id,
-      to: ["bob@example.com"], cc: ["carol@example.com"], bcc: [], from: [USER],
+      authUser: USER,
+      secure: true,
+      subject: "Report Q3 – Grüße",
+      messageId: result.message_id,
+      to: ["bob@example.com"],
+      cc: ["carol@example.com"],
+      bcc: [],
+      from: [USER],
     });
     expect(message!.envelope).toEqual({ from: USER, to: ["bob@example.com", "carol@example.com", "dave@example.com"] });
     expect(message!.raw.toString("latin1")).not.toMatch(/dave@example\.com/);
     expect(message!.text?.trim()).toBe("Here is the report.");
     expect(message!.attachments.map((a) => [a.filename, a.contentType])).toEqual([
-      ["report.pdf", "application/pdf"], ["chart.png", "image/png"], ["people.csv", "text/csv"],
+      ["report.pdf", "application/pdf"],
+      ["chart.png", "image/png"],
+      ["people.csv", "text/csv"],
     ]);
     expect(message!.attachments[0]!.content.equals(pdf)).toBe(true);
     expect(message!.attachments[1]!.content.equals(png)).toBe(true);
@@ -85,7 +96,13 @@ describe("send_email", () => {
     const result = await ok(world.orchestrator, "send_email", { text: "Attached.", reply_to_message: { mailbox: "INBOX", uid } });
     expect(result.accepted).toEqual(["bob@example.com"]); // the original's From
     const [message] = (await world.smtp.waitForMessages(before + 1)).slice(before);
-    expect(message).toMatchObject({ to: ["bob@example.com"], subject: "Re: Quarterly numbers", inReplyTo: "<q3-numbers@example.com>", references: ["<thread-start@example.com>", "<q3-numbers@example.com>"], messageId: result.message_id });
+    expect(message).toMatchObject({
+      to: ["bob@example.com"],
+      subject: "Re: Quarterly numbers",
+      inReplyTo: "<q3-numbers@example.com>",
+      references: ["<thread-start@example.com>", "<q3-numbers@example.com>"],
+      messageId: result.message_id,
+    });
     const original = await ok(world.orchestrator, "get_message", { mailbox: "INBOX", uid });
     expect(original.answered).toBe(true);
   });
@@ -93,7 +110,11 @@ describe("send_email", () => {
   it("stores a copy in the Sent mailbox when asked, with the same Message-ID and attachments", async () => {
     const pdf = Buffer.from("%PDF-1.4 sent copy");
     const result = await ok(world.orchestrator, "send_email", {
-      to: ["bob@example.com"], bcc: ["boss@example.com"], subject: "Keep a copy", text: "for the records", save_to_sent: true,
+      to: ["bob@example.com"],
+      bcc: ["boss@example.com"],
+      subject: "Keep a copy",
+      text: "for the records",
+      save_to_sent: true,
       attachments: [{ artifact_id: store("copy.pdf", "application/pdf", pdf) }],
     });
     expect(result.saved_to).toBe("Sent");
@@ -139,7 +160,9 @@ describe("send_email", () => {
     const files = [0, 1, 2].map((i) => randomBytes(6 * 1024 * 1024 - i));
     const before = world.smtp.messages.length;
     await ok(world.orchestrator, "send_email", {
-      to: ["bob@example.com"], subject: "big", text: "three big files",
+      to: ["bob@example.com"],
+      subject: "big",
+      text: "three big files",
       attachments: files.map((bytes, i) => ({ artifact_id: store(`part${i}.bin`, "application/octet-stream", bytes) })),
     });
     const [message] = (await world.smtp.waitForMessages(before + 1, 30_000)).slice(before);
@@ -206,7 +229,12 @@ describe("send_email refuses bad input before connecting", () => {
   });
 
   it("refuses a single attachment over the per-file limit at upload", async () => {
-    const error = await fails(world.orchestrator, "send_email", { to: ["bob@example.com"], subject: "s", text: "x", attachments: [{ artifact_id: store("huge.bin", "application/octet-stream", Buffer.alloc(15 * 1024 * 1024 + 1)) }] });
+    const error = await fails(world.orchestrator, "send_email", {
+      to: ["bob@example.com"],
+      subject: "s",
+      text: "x",
+      attachments: [{ artifact_id: store("huge.bin", "application/octet-stream", Buffer.alloc(15 * 1024 * 1024 + 1)) }],
+    });
     expect(error).toMatch(/larger than .*15 MiB/);
   });
 });

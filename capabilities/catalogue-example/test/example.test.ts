@@ -46,8 +46,6 @@ describe("example capability", () => {
   it("names the offending field of a bad file name", async () => {
     const outcome = await call("make_text_file", { filename: "../etc/passwd", text: "x" });
     expect(outcome.ok).toBe(false);
-    expect(outcome.ok ? "" : outcome.error).toContain(
-      "invalid arguments for make_text_file: filename: expected a plain file name ending in .txt, e.g. notes.txt",
-    );
+    expect(outcome.ok ? "" : outcome.error).toContain("invalid arguments for make_text_file: filename: expected a plain file name ending in .txt, e.g. notes.txt");
   });
 });

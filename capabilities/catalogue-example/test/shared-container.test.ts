@@ -24,7 +24,11 @@ afterAll(async () => {
 
 describe(`${id} at max_concurrent + 1 through the orchestrator double`, () => {
   it(`answers max_concurrent + 1 (${maxConcurrent + 1}) calls from different users in one shared container, at most ${maxConcurrent} at once`, async () => {
-    const calls = Array.from({ length: maxConcurrent + 1 }, (_, i) => ({ tool: `${id}__make_text_file`, args: { filename: `n${i}.txt`, text: `note ${i}` }, caller: { user: `user-${i}`, session: `s-${i}` } }));
+    const calls = Array.from({ length: maxConcurrent + 1 }, (_, i) => ({
+      tool: `${id}__make_text_file`,
+      args: { filename: `n${i}.txt`, text: `note ${i}` },
+      caller: { user: `user-${i}`, session: `s-${i}` },
+    }));
     const outcomes = await orch.callBatch(calls);
     expect(outcomes.every((o) => o.ok)).toBe(true);
     expect(starter.started).toHaveLength(1);

@@ -28,9 +28,13 @@ mkdirSync(join(workspace, "logs", "a"), { recursive: true });
 mkdirSync(join(workspace, "logs", "b"));
 const words = ["request", "served", "user", "cache", "miss", "hit", "latency", "ms", "status", "200", "upstream", "retry"];
 let seed = 1;
-const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 const line = () => Array.from({ length: 12 }, () => words[Math.floor(rand() * words.length)]).join(" ");
-const block = Buffer.from(Array.from({ length: 13_000 }, line).join("\n").slice(0, 1024 * 1024 - 1) + "\n");
+const block = Buffer.from(
+  Array.from({ length: 13_000 }, line)
+    .join("\n")
+    .slice(0, 1024 * 1024 - 1) + "\n",
+);
 for (let f = 0; f < 200; f++) {
   const content = Buffer.from(block);
   if (f % 4 === 0) content.write("NEEDLE-7f3a found here", 1000 + f * 37);
@@ -102,13 +106,37 @@ const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
 console.log(`file-manager bench (production entrypoint, through the orchestrator double, median of ${ROUNDS})`);
 console.log(`  list_directory, 10,000 entries, first 1,000 by name: ${fmt(listName)}; by size (stats all 10,000): ${fmt(listSize)}`);
 console.log(`  grep literal over 200 MiB (200 files): ${fmt(grepMs)} (${grepCall.result.matches.length} matches) vs GNU grep -rnF ${fmt(gnu.ms)} (${gnu.lines} lines): ${ratio.toFixed(2)}x`);
-console.log(`  grep regex: ${fmt(regexMs)} vs GNU grep -rnE ${fmt(gnuRegexMs)}: ${(regexMs / gnuRegexMs).toFixed(2)}x; case-insensitive: ${fmt(foldMs)} vs grep -rniF ${fmt(gnuFoldMs)}: ${(foldMs / gnuFoldMs).toFixed(2)}x`);
+console.log(
+  `  grep regex: ${fmt(regexMs)} vs GNU grep -rnE ${fmt(gnuRegexMs)}: ${(regexMs / gnuRegexMs).toFixed(2)}x; case-insensitive: ${fmt(foldMs)} vs grep -rniF ${fmt(gnuFoldMs)}: ${(foldMs / gnuFoldMs).toFixed(2)}x`,
+);
 console.log(`  zip 1,000 files into the workspace: ${fmt(zipMs)}; unzip them: ${fmt(unzipMs)}`);
-console.log(`  peak RSS (MiB) idle ${idle}, list ${listPeak}, grep literal ${grepPeak}, grep regex/case-insensitive ${regexPeak}, zip ${zipPeak}, unzip ${unzipPeak}; max_memory_mb ${manifest.resources.max_memory_mb}`);
+console.log(
+  `  peak RSS (MiB) idle ${idle}, list ${listPeak}, grep literal ${grepPeak}, grep regex/case-insensitive ${regexPeak}, zip ${zipPeak}, unzip ${unzipPeak}; max_memory_mb ${manifest.resources.max_memory_mb}`,
+);
 const goals = [
   { goal: `grep literal within ${GREP_GOAL_RATIO}x of GNU grep on the same tree`, ok: ratio <= GREP_GOAL_RATIO && grepCall.result.matches.length === gnu.lines, value: `${ratio.toFixed(2)}x` },
   { goal: `peak RSS under max_memory_mb (${manifest.resources.max_memory_mb})`, ok: peak < manifest.resources.max_memory_mb, value: `${peak} MiB` },
 ];
 for (const g of goals) console.log(`${g.ok ? "PASS" : "FAIL"} ${g.goal}: ${g.value}`);
 mkdirSync(join(dir, ".bench"), { recursive: true });
-writeFileSync(join(dir, ".bench", "results.json"), JSON.stringify({ listName, listSize, grepMs, gnu, regexMs, gnuRegexMs, foldMs, gnuFoldMs, zipMs, unzipMs, peakRssMiB: { idle, list: listPeak, grep: grepPeak, regex: regexPeak, zip: zipPeak, unzip: unzipPeak }, goals }, null, 2));
+writeFileSync(
+  join(dir, ".bench", "results.json"),
+  JSON.stringify(
+    {
+      listName,
+      listSize,
+      grepMs,
+      gnu,
+      regexMs,
+      gnuRegexMs,
+      foldMs,
+      gnuFoldMs,
+      zipMs,
+      unzipMs,
+      peakRssMiB: { idle, list: listPeak, grep: grepPeak, regex: regexPeak, zip: zipPeak, unzip: unzipPeak },
+      goals,
+    },
+    null,
+    2,
+  ),
+);

@@ -60,12 +60,7 @@ export function createFileManager(options: FileManagerOptions): Capability<FileM
       offer(config) {
         const readOnly = isReadOnly(config.WORKSPACE_READ_ONLY);
         const remote = config.WEBDAV_URL !== undefined;
-        return [
-          ...READ_TOOLS,
-          ...(readOnly ? [] : WRITE_TOOLS),
-          ...(remote ? REMOTE_READ_TOOLS : []),
-          ...(remote && !readOnly ? REMOTE_WRITE_TOOLS : []),
-        ];
+        return [...READ_TOOLS, ...(readOnly ? [] : WRITE_TOOLS), ...(remote ? REMOTE_READ_TOOLS : []), ...(remote && !readOnly ? REMOTE_WRITE_TOOLS : [])];
       },
       refusal(tool, config) {
         if ((REMOTE_READ_TOOLS as readonly string[]).concat(REMOTE_WRITE_TOOLS).includes(tool) && config.WEBDAV_URL === undefined) {

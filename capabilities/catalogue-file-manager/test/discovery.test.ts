@@ -18,8 +18,12 @@ async function invokeDirect(tool: string, args: unknown, config: Record<string, 
   const client = connectCapability(world.proc.address);
   try {
     return await invokeCapability(client, {
-      toolName: tool, argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from(JSON.stringify(config)),
-      sessionId: "7c1f0e1e-2b7a-4f57-9d53-0e0f5a4bb001", capabilityId: ID, threadId: "",
+      toolName: tool,
+      argsJson: Buffer.from(JSON.stringify(args)),
+      configJson: Buffer.from(JSON.stringify(config)),
+      sessionId: "7c1f0e1e-2b7a-4f57-9d53-0e0f5a4bb001",
+      capabilityId: ID,
+      threadId: "",
     });
   } finally {
     client.close();
@@ -56,9 +60,7 @@ describe("discovery", () => {
 
   it("refuses a write tool called anyway in read-only mode, and writes nothing", async () => {
     const res = await invokeDirect("write_file", { path: "sneaky.txt", content: "x" }, { WORKSPACE_READ_ONLY: "true" });
-    expect(res.error).toBe(
-      `tool write_file is not offered in this configuration: the workspace is read-only (WORKSPACE_READ_ONLY is set by an administrator); it offers: ${READ_TOOLS.join(", ")}`,
-    );
+    expect(res.error).toBe(`tool write_file is not offered in this configuration: the workspace is read-only (WORKSPACE_READ_ONLY is set by an administrator); it offers: ${READ_TOOLS.join(", ")}`);
     const listed = await invokeDirect("list_directory", {}, { WORKSPACE_READ_ONLY: "true" });
     expect(JSON.parse(listed.resultJson.toString()).entries).toEqual([]);
   });

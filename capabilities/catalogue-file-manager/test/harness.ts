@@ -60,7 +60,10 @@ export async function startWorld(): Promise<World> {
   });
   const orchestrators: Orchestrator[] = [];
   return {
-    workspace, davRoot, proc, proxy,
+    workspace,
+    davRoot,
+    proc,
+    proxy,
     async orchestrator(settings = {}) {
       const o = new Orchestrator({ credentials: { [ID]: settings } });
       await o.install(manifest as ManifestView, proc.address);

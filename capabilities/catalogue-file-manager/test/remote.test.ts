@@ -22,7 +22,10 @@ afterAll(() => world?.close());
 describe("remote store (WebDAV)", () => {
   it("lists a folder through the egress proxy, with names that need escaping", async () => {
     const root = await call("remote_list", {});
-    expect(root.entries).toMatchObject([{ name: "Reports", type: "directory" }, { name: "hello.txt", type: "file", size: 20 }]);
+    expect(root.entries).toMatchObject([
+      { name: "Reports", type: "directory" },
+      { name: "hello.txt", type: "file", size: 20 },
+    ]);
     const reports = await call("remote_list", { path: "Reports" });
     expect(reports.entries).toMatchObject([{ name: "q1 & q2.csv", type: "file", size: 22 }]);
     expect(world.proxy.attempts.some((a) => a.host === DAV_HOST && a.decision === "mapped")).toBe(true);

@@ -192,7 +192,10 @@ describe("artifacts and archives", () => {
     mkdirSync(ws("self"));
     writeFileSync(ws("self", "a.txt"), "a".repeat(100_000));
     await call("zip", { paths: ["self"], destination: "self/self.zip" });
-    const listing = execFileSync("unzip", ["-Z1", ws("self", "self.zip")]).toString().trim().split("\n");
+    const listing = execFileSync("unzip", ["-Z1", ws("self", "self.zip")])
+      .toString()
+      .trim()
+      .split("\n");
     expect(listing).toEqual(["self/", "self/a.txt"]);
   });
 

@@ -27,7 +27,12 @@ async function server() {
   const proc = await startCapabilityProcess(dir, { env });
   const orchestrator = new Orchestrator();
   await orchestrator.install(manifest, proc.address);
-  const tints: [number, number, number][] = [[40, 110, 200], [200, 80, 40], [40, 160, 90], [120, 60, 160]];
+  const tints: [number, number, number][] = [
+    [40, 110, 200],
+    [200, 80, 40],
+    [40, 160, 90],
+    [120, 60, 160],
+  ];
   const attachments = tints.map((tint, i) => ({ artifact_id: orchestrator.vault.store("user-1", `chart-${i}.png`, "image/png", gradientPng(900, 450, tint)).artifactId }));
   const report = sampleReport({ sections: 10, tables: 10, rows: 34, images: 4, attachments });
   const render = async (args: Record<string, unknown>) => {
@@ -114,7 +119,9 @@ console.log(`  letter: ${letter.pages} page, ${(letter.bytes / 1024).toFixed(0)}
 console.log(`  peak RSS: idle ${idleRss} MiB, after ${ROUNDS * 2 + 2} sequential renders ${sequentialRss} MiB`);
 console.log("  reports called at once | peak RSS MiB | wall ms");
 for (const c of concurrent) console.log(`  ${String(c.n).padStart(22)} | ${String(c.peakRssMiB).padStart(12)} | ${fmt(c.wallMs).padStart(7)}${c.n === maxConcurrent ? "  <- max_concurrent" : ""}`);
-console.log(`  worst case (merge of a 5 MB dense PDF + ${maxConcurrent - 1} documents of 190,000 unique characters at once, then ${maxConcurrent - 1} documents with a 5 MB PNG + 1 with a 4 MP RGBA PNG at once): peak RSS ${worstCase.peakRssMiB} MiB, ${fmt(worstCase.wallMs)} ms${worstCase.ok ? "" : ", A CALL FAILED"}`);
+console.log(
+  `  worst case (merge of a 5 MB dense PDF + ${maxConcurrent - 1} documents of 190,000 unique characters at once, then ${maxConcurrent - 1} documents with a 5 MB PNG + 1 with a 4 MP RGBA PNG at once): peak RSS ${worstCase.peakRssMiB} MiB, ${fmt(worstCase.wallMs)} ms${worstCase.ok ? "" : ", A CALL FAILED"}`,
+);
 
 const atMax = concurrent.find((c) => c.n === maxConcurrent)!;
 const goals = [

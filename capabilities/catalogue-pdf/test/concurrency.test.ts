@@ -66,7 +66,12 @@ describe("heavy work at once", () => {
     const dense = pdf.file(Buffer.from(await doc.save({ useObjectStreams: false })), "dense.pdf", "application/pdf");
     const chart = pdf.file(gradientPng(800, 400), "chart.png", "image/png");
     const [merged, extracted, ...reports] = await Promise.all([
-      pdf.ok("merge_pdfs", { attachments: [{ artifact_id: dense, pages: "1-600" }, { artifact_id: dense, pages: "601-" }] }),
+      pdf.ok("merge_pdfs", {
+        attachments: [
+          { artifact_id: dense, pages: "1-600" },
+          { artifact_id: dense, pages: "601-" },
+        ],
+      }),
       pdf.ok("extract_pdf_text", { attachments: [{ artifact_id: dense }], pages: "990-1000" }),
       ...Array.from({ length: 2 }, () => pdf.ok("create_pdf_document", sampleReport({ attachments: [{ artifact_id: chart }] }))),
     ]);
@@ -82,10 +87,7 @@ describe("largest images", () => {
     const big = pdf.file(noisePng(1250, 1350), "big.png", "image/png"); // about 5 MB, opaque
     const alpha = pdf.file(encodePng({ width: 2000, height: 2000, colorType: 6, bitDepth: 8, filtered: true }), "alpha.png", "image/png"); // 4 MP with alpha
     const withImage = (id: string) => ({ title: "Image", sections: [{ heading: "H", content: [{ type: "image", attachment_index: 0 }] }], attachments: [{ artifact_id: id }] });
-    const results = await Promise.all([
-      ...Array.from({ length: maxConcurrent - 1 }, () => pdf.ok("create_pdf_document", withImage(big))),
-      pdf.ok("create_pdf_document", withImage(alpha)),
-    ]);
+    const results = await Promise.all([...Array.from({ length: maxConcurrent - 1 }, () => pdf.ok("create_pdf_document", withImage(big))), pdf.ok("create_pdf_document", withImage(alpha))]);
     for (const result of results) expect(result.ok).toBe(true);
     const peak = peakRssMiB(pdf.proc.child.pid!);
     console.log(`peak RSS after the largest images (the process having merged and rendered before): ${peak} MiB`);
@@ -98,7 +100,10 @@ describe("cancellation", () => {
     const args = { title: "Huge", sections: Array.from({ length: 20 }, (_, s) => ({ heading: `S${s}`, content: [figuresTable(180, s)] })) };
     const request = { toolName: "create_pdf_document", argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from("{}"), sessionId: "s", capabilityId: "catalogue-pdf", threadId: "" };
     // Selu's timer is client-side (no grpc-timeout): the render must have started for the cancel to reach it.
-    const err = await invokeCapability(client, request, { deadlineMs: 1_000 }).then(() => undefined, (e: ServiceError) => e);
+    const err = await invokeCapability(client, request, { deadlineMs: 1_000 }).then(
+      () => undefined,
+      (e: ServiceError) => e,
+    );
     expect(err?.code).toBe(status.CANCELLED); // Selu sends no grpc-timeout: its client cancels when its timer fires
     const cancelled = await waitFor(() => logs.map((l) => JSON.parse(l) as { msg?: string; outcome?: string; ms?: number }).find((l) => l.msg === "tool call" && l.outcome === "cancelled"));
     // The render checks the signal between blocks and table rows, so it stops soon after the cancel.

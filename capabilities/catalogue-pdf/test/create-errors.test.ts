@@ -80,8 +80,16 @@ describe("bad input", () => {
     ["an unknown block type", doc([{ type: "chart", data: [] }]), "sections[0].content[0].type: expected paragraph, list, table, quote, code, image or page_break"],
     ["a misspelt block field", doc([{ type: "paragraph", txt: "x" }]), "sections[0].content[0].text: is required (expected string)"],
     ["a list item of the wrong type", doc([{ type: "list", items: ["a", 3] }]), "sections[0].content[0].items[1]: expected a string or {text, items}"],
-    ["a row with too few cells", doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }], rows: [["1", "2"], ["3"]] }]), /sections\[0\]\.content\[0\]\.rows\[1\]: has 1 cells, the table has 2 columns/],
-    ["lists nested too deep", doc([{ type: "list", items: [{ text: "1", items: [{ text: "2", items: [{ text: "3", items: [{ text: "4", items: ["5"] }] }] }] }] }]), "sections[0].content[0].items[0].items[0].items[0].items[0]: expected a string: lists nest at most 4 levels deep"],
+    [
+      "a row with too few cells",
+      doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }], rows: [["1", "2"], ["3"]] }]),
+      /sections\[0\]\.content\[0\]\.rows\[1\]: has 1 cells, the table has 2 columns/,
+    ],
+    [
+      "lists nested too deep",
+      doc([{ type: "list", items: [{ text: "1", items: [{ text: "2", items: [{ text: "3", items: [{ text: "4", items: ["5"] }] }] }] }] }]),
+      "sections[0].content[0].items[0].items[0].items[0].items[0]: expected a string: lists nest at most 4 levels deep",
+    ],
     ["an image with neither source", doc([{ type: "image" }]), /sections\[0\]\.content\[0\]: give exactly one of attachment_index .* or url/],
     ["an image with both sources", doc([{ type: "image", attachment_index: 0, url: "https://example.com/a.png" }]), /give exactly one/],
     ["an attachment index without attachments", doc([{ type: "image", attachment_index: 0 }]), /sections\[0\]\.content\[0\]\.attachment_index: is 0, but no files are attached/],
@@ -149,7 +157,11 @@ describe("limits", () => {
   });
 
   it("refuses more than 20 images", async () => {
-    const id = pdf.file(makePng(8, 8, () => [200, 0, 0]), "dot.png", "image/png");
+    const id = pdf.file(
+      makePng(8, 8, () => [200, 0, 0]),
+      "dot.png",
+      "image/png",
+    );
     const images = Array.from({ length: 21 }, () => ({ type: "image", attachment_index: 0 }));
     const error = await pdf.fails("create_pdf_document", { ...doc(images), attachments: [{ artifact_id: id }] });
     expect(error).toBe("sections[0].content[20]: a document has at most 20 images");
@@ -187,7 +199,13 @@ describe("limits", () => {
   it("stops loading images once they add up to more than the 5 MiB the PDF may have", async () => {
     const noise = () => noisePng(1100, 1100); // about 3.5 MiB each
     const attachments = [{ artifact_id: pdf.file(noise(), "n1.png", "image/png") }, { artifact_id: pdf.file(noise(), "n2.png", "image/png") }];
-    const error = await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }, { type: "image", attachment_index: 1 }]), attachments });
+    const error = await pdf.fails("create_pdf_document", {
+      ...doc([
+        { type: "image", attachment_index: 0 },
+        { type: "image", attachment_index: 1 },
+      ]),
+      attachments,
+    });
     expect(error).toBe("sections[0].content[1]: the images add up to more than 5 MiB, the limit for the whole PDF; use fewer or smaller images");
   });
 
@@ -216,12 +234,17 @@ describe("limits", () => {
 
   it("refuses an attached image over the 5 MiB file limit while it is uploaded", async () => {
     const id = pdf.file(Buffer.alloc(5 * 1024 * 1024 + 1), "big.png", "image/png");
-    expect(await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] })).toMatch(/^Tool error: Capability artifact upload failed: .*larger than .*5 MiB/);
+    expect(await pdf.fails("create_pdf_document", { ...doc([{ type: "image", attachment_index: 0 }]), attachments: [{ artifact_id: id }] })).toMatch(
+      /^Tool error: Capability artifact upload failed: .*larger than .*5 MiB/,
+    );
   });
 
   it("refuses a table row taller than a page", async () => {
     const cell = Array.from({ length: 250 }, (_, i) => `word${i}`).join(" ");
-    const error = await pdf.fails("create_pdf_document", doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }, { header: "C" }, { header: "D" }, { header: "E" }, { header: "F" }], rows: [[cell, cell, cell, cell, cell, cell]] }]));
+    const error = await pdf.fails(
+      "create_pdf_document",
+      doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }, { header: "C" }, { header: "D" }, { header: "E" }, { header: "F" }], rows: [[cell, cell, cell, cell, cell, cell]] }]),
+    );
     expect(error).toBe("sections[0].content[0].rows[0]: the row is taller than a page; split its text over several rows");
   });
 });

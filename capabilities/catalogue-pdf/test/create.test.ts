@@ -67,8 +67,9 @@ describe("a sample report", () => {
 
   it("shows the text in reading order: title, contents, then the sections in turn", () => {
     const text = pdfText(report.bytes);
-    const order = ["Quarterly Report — Q3 2026", "Unaudited results for the board", "Zoë Łukasiewicz · 23 November 2026", "Contents", "1. Overview", "10. Appendix"]
-      .concat(Array.from({ length: 10 }, (_, s) => `Section ${s + 1} summarises`));
+    const order = ["Quarterly Report — Q3 2026", "Unaudited results for the board", "Zoë Łukasiewicz · 23 November 2026", "Contents", "1. Overview", "10. Appendix"].concat(
+      Array.from({ length: 10 }, (_, s) => `Section ${s + 1} summarises`),
+    );
     let at = -1;
     for (const needle of order) {
       const found = text.indexOf(needle, at + 1);
@@ -141,7 +142,10 @@ describe("tables", () => {
 
   it("wrap long cells inside their column instead of running off the page", async () => {
     const long = "A very long cell text that certainly needs several lines in a narrow column of a three column table.";
-    const { bytes } = await create({ title: "Wrap", sections: [{ heading: "T", content: [{ type: "table", columns: [{ header: "A" }, { header: "B" }, { header: "C" }], rows: [[long, long, long]] }] }] });
+    const { bytes } = await create({
+      title: "Wrap",
+      sections: [{ heading: "T", content: [{ type: "table", columns: [{ header: "A" }, { header: "B" }, { header: "C" }], rows: [[long, long, long]] }] }],
+    });
     const text = pdfText(bytes);
     expect(text).toContain("A very long cell");
     expect(text.replace(/\s+/g, " ")).toContain("three column table.");
@@ -269,7 +273,16 @@ describe("blocks", () => {
     const { result, bytes } = await create({
       title: "Long words",
       page_numbers: false,
-      sections: [{ heading: "H", content: [{ type: "paragraph", text: word }, { type: "list", items: [word] }, { type: "quote", text: word }] }],
+      sections: [
+        {
+          heading: "H",
+          content: [
+            { type: "paragraph", text: word },
+            { type: "list", items: [word] },
+            { type: "quote", text: word },
+          ],
+        },
+      ],
     });
     expect(result.ok).toBe(true);
     const text = pdfText(bytes);

@@ -70,9 +70,7 @@ describe("images from https URLs", () => {
       "sections[0].content[0].url: images.example.com redirects to a non-https URL, which is not fetched",
     );
     expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/to-internal.png"))).toMatch(/^sections\[0\]\.content\[0\]\.url: refusing to connect to 127\.0\.0\.1/);
-    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/loop.png"))).toBe(
-      "sections[0].content[0].url: more than 3 redirects; give the image's final URL",
-    );
+    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/loop.png"))).toBe("sections[0].content[0].url: more than 3 redirects; give the image's final URL");
   });
 
   it("names the block when a redirect's Location is not a valid URL", async () => {
@@ -82,15 +80,11 @@ describe("images from https URLs", () => {
   });
 
   it("names the block and the status when the server answers an error", async () => {
-    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/gone.png"))).toBe(
-      "sections[0].content[0].url: images.example.com answered HTTP 404; check the URL",
-    );
+    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/gone.png"))).toBe("sections[0].content[0].url: images.example.com answered HTTP 404; check the URL");
   });
 
   it("refuses a page that is not an image", async () => {
-    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/page.html"))).toBe(
-      "sections[0].content[0].url: is not a PNG or JPEG image; convert it to one of those",
-    );
+    expect(await pdf.fails("create_pdf_document", withImage("https://images.example.com/page.html"))).toBe("sections[0].content[0].url: is not a PNG or JPEG image; convert it to one of those");
   });
 
   it("stops reading an image larger than the response cap", async () => {

@@ -42,7 +42,13 @@ describe("round trips through the orchestrator", () => {
   });
 
   it("create → merge → extract keeps both documents' pages in the order given", async () => {
-    const a = await pdf.ok("create_pdf_document", { title: "Alpha", sections: [{ heading: "A1", content: ["First document."] }, { heading: "A2", content: [{ type: "page_break" }, "Its second page."] }] });
+    const a = await pdf.ok("create_pdf_document", {
+      title: "Alpha",
+      sections: [
+        { heading: "A1", content: ["First document."] },
+        { heading: "A2", content: [{ type: "page_break" }, "Its second page."] },
+      ],
+    });
     const b = await pdf.ok("create_pdf_document", { title: "Бета", sections: [{ heading: "B1", content: ["Второй документ."] }] });
     const merged = await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: artifactId(b) }, { artifact_id: artifactId(a) }], filename: "both.pdf", title: "Both" });
     expect(merged).toMatchObject({ ok: true, pages: 3, artifact: { filename: "both.pdf", mime_type: "application/pdf" } });
@@ -60,7 +66,10 @@ describe("extract_pdf_text", () => {
     const one = pdf.file(await labelledPdf("One", 5), "one.pdf", "application/pdf");
     const two = pdf.file(await labelledPdf("Two", 3), "two.pdf", "application/pdf");
     const out = await extract({ attachments: [{ artifact_id: one }, { artifact_id: two }], pages: "2-3" });
-    expect(out.files).toEqual([{ filename: "one.pdf", total_pages: 5 }, { filename: "two.pdf", total_pages: 3 }]);
+    expect(out.files).toEqual([
+      { filename: "one.pdf", total_pages: 5 },
+      { filename: "two.pdf", total_pages: 3 },
+    ]);
     expect(out.total_pages).toBe(8);
     expect(out.pages).toEqual([
       { file: 0, page: 2, text: "One page 2" },
@@ -121,7 +130,13 @@ describe("merge_pdfs", () => {
   it("takes each file's own page ranges, repeating pages when asked", async () => {
     const one = pdf.file(await labelledPdf("One", 4), "one.pdf", "application/pdf");
     const two = pdf.file(await labelledPdf("Two", 4), "two.pdf", "application/pdf");
-    const merged = await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: one, pages: "4,1" }, { artifact_id: two, pages: "2-" }, { artifact_id: one, pages: "1" }] });
+    const merged = await pdf.ok("merge_pdfs", {
+      attachments: [
+        { artifact_id: one, pages: "4,1" },
+        { artifact_id: two, pages: "2-" },
+        { artifact_id: one, pages: "1" },
+      ],
+    });
     expect(merged.pages).toBe(6);
     expect(merged.artifact).toMatchObject({ filename: "merged.pdf" });
     const texts = pdfPageTexts(pdf.bytes(merged)).map((t) => t.trim());
@@ -153,7 +168,9 @@ describe("inputs that are not readable PDFs", () => {
 
     it(`${tool} refuses an encrypted PDF clearly`, async () => {
       const id = pdf.file(encryptPdf(await labelledPdf("Secret", 1)), "secret.pdf", "application/pdf");
-      expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(/^attachments\[0\] \(secret\.pdf\): the PDF is encrypted, so it can't be (read without its password|merged); attach an unencrypted copy$/);
+      expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(
+        /^attachments\[0\] \(secret\.pdf\): the PDF is encrypted, so it can't be (read without its password|merged); attach an unencrypted copy$/,
+      );
     });
 
     it(`${tool} refuses a damaged PDF clearly`, async () => {

@@ -71,7 +71,7 @@ const extract = (format: "markdown" | "text") => {
   for (let i = 0; i <= ROUNDS; i++) {
     const [t, c] = [performance.now(), cpuMs()];
     extractHtml(article, url, format, 20_001);
-    if (i > 0) (wall.push(performance.now() - t), cpu.push(cpuMs() - c)); // the first run warms up
+    if (i > 0) wall.push(performance.now() - t), cpu.push(cpuMs() - c); // the first run warms up
   }
   return { wallMs: median(wall), cpuMs: median(cpu) };
 };
@@ -92,7 +92,11 @@ const sequentialRss = s.peakRss();
 async function atConcurrency8(f: (i: number) => Promise<unknown>): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: 8 }, async () => { while (next < SEARCH_CALLS) await f(next++); }));
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < SEARCH_CALLS) await f(next++);
+    }),
+  );
   return (SEARCH_CALLS * 1000) / (performance.now() - started);
 }
 const search = await atConcurrency8((i) => s.call("web_search", { query: `bench ${i}`, count: 10 }));
@@ -117,15 +121,25 @@ await braveServer.close();
 await pageServer.close();
 
 console.log(`web-search bench (production entrypoint, median of ${ROUNDS}, through the orchestrator double and the egress proxy double)`);
-console.log(`  2 MB article, extraction in process: markdown ${fmt(inProcess.markdown.wallMs)} ms (${fmt(inProcess.markdown.cpuMs)} ms CPU), text ${fmt(inProcess.text.wallMs)} ms (${fmt(inProcess.text.cpuMs)} ms CPU)`);
-console.log(`  fetch_page call: markdown ${fmt(call.markdown)} ms, text ${fmt(call.text)} ms; baseline (same 2 MB as text/plain) ${fmt(call.plainBaseline)} ms; ratio ${(call.markdown / call.plainBaseline).toFixed(1)}x`);
-console.log(`  web_search at concurrency 8: ${fmt(search)} calls/s; baseline (the provider double through the proxy, no capability) ${fmt(rawSearch)} requests/s; ratio ${(search / rawSearch).toFixed(2)}`);
+console.log(
+  `  2 MB article, extraction in process: markdown ${fmt(inProcess.markdown.wallMs)} ms (${fmt(inProcess.markdown.cpuMs)} ms CPU), text ${fmt(inProcess.text.wallMs)} ms (${fmt(inProcess.text.cpuMs)} ms CPU)`,
+);
+console.log(
+  `  fetch_page call: markdown ${fmt(call.markdown)} ms, text ${fmt(call.text)} ms; baseline (same 2 MB as text/plain) ${fmt(call.plainBaseline)} ms; ratio ${(call.markdown / call.plainBaseline).toFixed(1)}x`,
+);
+console.log(
+  `  web_search at concurrency 8: ${fmt(search)} calls/s; baseline (the provider double through the proxy, no capability) ${fmt(rawSearch)} requests/s; ratio ${(search / rawSearch).toFixed(2)}`,
+);
 console.log(`  peak RSS: idle ${idleRss} MiB, after the sequential runs ${sequentialRss} MiB`);
 console.log("  2 MB reads at once | peak RSS MiB | wall ms");
 for (const c of concurrent) console.log(`  ${String(c.n).padStart(18)} | ${String(c.peakRssMiB).padStart(12)} | ${fmt(c.wallMs).padStart(7)}${c.n === maxConcurrent ? "  <- max_concurrent" : ""}`);
 const atMax = concurrent.find((c) => c.n === maxConcurrent)!;
 const goals = [
-  { goal: `2 MB article extracted under ${GOAL_EXTRACT_MS} ms (in process, markdown, wall clock)`, ok: inProcess.markdown.wallMs < GOAL_EXTRACT_MS, value: `${fmt(inProcess.markdown.wallMs)} ms, ${fmt(inProcess.markdown.cpuMs)} ms CPU` },
+  {
+    goal: `2 MB article extracted under ${GOAL_EXTRACT_MS} ms (in process, markdown, wall clock)`,
+    ok: inProcess.markdown.wallMs < GOAL_EXTRACT_MS,
+    value: `${fmt(inProcess.markdown.wallMs)} ms, ${fmt(inProcess.markdown.cpuMs)} ms CPU`,
+  },
   { goal: `peak RSS with max_concurrent (${maxConcurrent}) reads under max_memory_mb (${memoryLimit})`, ok: atMax.peakRssMiB < memoryLimit, value: `${atMax.peakRssMiB} MiB` },
 ];
 for (const g of goals) console.log(`${g.ok ? "PASS" : "FAIL"} ${g.goal}: ${g.value}`);

@@ -53,7 +53,9 @@ describe("cancellation", () => {
 describe("concurrency", () => {
   it("answers searches and page reads at once, each with its own result", async () => {
     const searches = Array.from({ length: 12 }, (_, i) => world.ok("web_search", { query: `topic ${i}`, count: 2 }, { ...ALL_PROVIDERS, SEARCH_PROVIDERS: i % 2 ? "tavily" : "searxng" }));
-    const pages = ["https://news.example.com/2026/octopus", "https://docs.example.org/retries.html", "https://forum.example.net/t/123", "https://files.example.org/tide-report.pdf"].map((url) => world.ok("fetch_page", { url }));
+    const pages = ["https://news.example.com/2026/octopus", "https://docs.example.org/retries.html", "https://forum.example.net/t/123", "https://files.example.org/tide-report.pdf"].map((url) =>
+      world.ok("fetch_page", { url }),
+    );
     const results = await Promise.all(searches);
     results.forEach((result, i) => {
       expect(result.query).toBe(`topic ${i}`);

@@ -25,7 +25,7 @@ describe("articles and pages", () => {
     expect(page.format).toBe("markdown");
     expect(page.content).toContain("A single female *Graneledone boreopacifica* guarded her clutch for 53 months");
     expect(page.content).toContain("## Why so long?");
-    expect(page.content).toContain("> \"It was astonishing to see her there");
+    expect(page.content).toContain('> "It was astonishing to see her there');
     expect(page.content).toContain("-   Brooding time: 53 months");
     expect(page.content).toContain("[PLOS ONE](https://journals.example.org/plos-one/octopus-brooding)");
     expect(page.content).toContain("[deep-sea corals](https://news.example.com/science/deep-sea-corals)");
@@ -126,7 +126,13 @@ describe("encodings and other content types", () => {
     const text = (await fetchPage("https://files.example.org/notice.txt")) as Page;
     expect(text.content).toBe("MAINTENANCE WINDOW\n\nThe service will be unavailable on Saturday from 02:00 to 04:00 UTC.\nContact ops@example.org with questions.\n");
     const json = (await fetchPage("https://files.example.org/readings.json")) as Page;
-    expect(JSON.parse(json.content)).toEqual({ station: "Harbour North", readings: [{ time: "2026-11-20T10:00:00Z", level_m: 1.82 }, { time: "2026-11-20T11:00:00Z", level_m: 2.07 }] });
+    expect(JSON.parse(json.content)).toEqual({
+      station: "Harbour North",
+      readings: [
+        { time: "2026-11-20T10:00:00Z", level_m: 1.82 },
+        { time: "2026-11-20T11:00:00Z", level_m: 2.07 },
+      ],
+    });
     expect(json.content).toContain('\n  "station": "Harbour North"');
   });
 

@@ -18,7 +18,13 @@ beforeAll(async () => {
   const brave = providerDouble(braveSuccess);
   servers = [
     await startHttpsServer(ca.issue(["api.search.brave.com"]), handle(brave)),
-    await startHttpsServer(ca.issue(["news.example.com"]), (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<html><head><title>Hello</title></head><body><article><p>A page read by the production build, through the egress proxy, with enough words to count as an article.</p></article></body></html>")),
+    await startHttpsServer(ca.issue(["news.example.com"]), (_req, res) =>
+      res
+        .writeHead(200, { "content-type": "text/html" })
+        .end(
+          "<html><head><title>Hello</title></head><body><article><p>A page read by the production build, through the egress proxy, with enough words to count as an article.</p></article></body></html>",
+        ),
+    ),
   ];
   proxy = await startEgressProxy({ policy: manifest.network as never, capability: ID });
   proxy.map("api.search.brave.com:443", `127.0.0.1:${servers[0]!.port}`);

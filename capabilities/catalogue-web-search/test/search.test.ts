@@ -30,7 +30,11 @@ const only = (name: "brave" | "searxng" | "tavily", extra: Record<string, string
 
 describe("Brave", () => {
   it("sends the query, filters and key as Brave documents them and normalises the answer", async () => {
-    const result = await world.ok("web_search", { query: "selu assistant", count: 3, page: 2, country: "DE", language: "de", safe_search: "strict", freshness: "week", sites: ["example.com"], exclude_sites: ["spam.example"] }, only("brave"));
+    const result = await world.ok(
+      "web_search",
+      { query: "selu assistant", count: 3, page: 2, country: "DE", language: "de", safe_search: "strict", freshness: "week", sites: ["example.com"], exclude_sites: ["spam.example"] },
+      only("brave"),
+    );
     const req = world.brave.requests[0]!;
     expect(req.path).toBe("/res/v1/web/search");
     expect(req.headers["x-subscription-token"]).toMatch(/^BSA-test-key-\d+$/);
@@ -102,7 +106,13 @@ describe("SearXNG", () => {
     expect(Object.fromEntries(req.query)).toEqual({ q: "rust", format: "json", pageno: "3", categories: "news", language: "fr", safesearch: "0", time_range: "month" });
     expect(result.provider).toBe("searxng");
     expect((result.results as unknown[]).length).toBe(5);
-    expect((result.results as Record<string, unknown>[])[0]).toEqual({ title: "rust hit 1", url: "https://searx-hit1.example.org/page", snippet: "Content for rust 1", source: "searx-hit1.example.org", published: "2026-11-20T10:00:00" });
+    expect((result.results as Record<string, unknown>[])[0]).toEqual({
+      title: "rust hit 1",
+      url: "https://searx-hit1.example.org/page",
+      snippet: "Content for rust 1",
+      source: "searx-hit1.example.org",
+      published: "2026-11-20T10:00:00",
+    });
     expect(result.answer).toBe("An answer about rust");
     expect(result.infobox).toEqual({ title: "Selu", description: "Assistant software", url: "https://selu.example.org/" });
     expect(result.suggestions).toEqual(["rust tutorial", "rust docs"]);
@@ -129,7 +139,13 @@ describe("Tavily", () => {
     expect(req.headers.authorization).toMatch(/^Bearer tvly-test-key-\d+$/);
     expect(JSON.parse(req.body)).toEqual({ query: "climate", max_results: 4, topic: "news", include_answer: true, time_range: "day", include_domains: ["nature.com"] });
     expect(result.answer).toBe("Tavily says: climate");
-    expect((result.results as Record<string, unknown>[])[0]).toEqual({ title: "climate tavily 1", url: "https://tavily-hit1.example.net/", snippet: "Tavily content 1", source: "tavily-hit1.example.net", published: "Fri, 20 Nov 2026 10:00:00 GMT" });
+    expect((result.results as Record<string, unknown>[])[0]).toEqual({
+      title: "climate tavily 1",
+      url: "https://tavily-hit1.example.net/",
+      snippet: "Tavily content 1",
+      source: "tavily-hit1.example.net",
+      published: "Fri, 20 Nov 2026 10:00:00 GMT",
+    });
   });
 
   it("says which filters Tavily can't apply", async () => {

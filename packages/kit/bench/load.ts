@@ -32,9 +32,7 @@ export function invokeRequest(toolName: string, args: unknown): InvokeRequest {
 
 export function invoke(client: CapabilityClient, request: InvokeRequest): Promise<InvokeResponse> {
   return new Promise((resolve, reject) =>
-    client.invoke(request, new Metadata(), { deadline: Date.now() + DEADLINE_MS }, (err: ServiceError | null, res?: InvokeResponse) =>
-      err ? reject(err) : resolve(res!),
-    ),
+    client.invoke(request, new Metadata(), { deadline: Date.now() + DEADLINE_MS }, (err: ServiceError | null, res?: InvokeResponse) => (err ? reject(err) : resolve(res!))),
   );
 }
 
@@ -64,13 +62,7 @@ export interface Throughput {
 }
 
 /** `concurrency` callers in a loop for `durationMs` (at most `maxCalls` calls in all). */
-export async function throughput(
-  client: CapabilityClient,
-  request: InvokeRequest,
-  concurrency: number,
-  durationMs: number,
-  maxCalls: number,
-): Promise<Throughput> {
+export async function throughput(client: CapabilityClient, request: InvokeRequest, concurrency: number, durationMs: number, maxCalls: number): Promise<Throughput> {
   let started = 0;
   let calls = 0;
   const t0 = performance.now();
@@ -137,9 +129,7 @@ export async function pollReady(port: number, intervalMs: number, timeoutMs: num
     const now = performance.now();
     if (now - t0 > timeoutMs) throw new Error(`not ready on port ${port} within ${timeoutMs} ms`);
     const client = connect(port);
-    const ready = await new Promise<boolean>((resolve) =>
-      client.healthcheck({}, new Metadata(), { deadline: Date.now() + 1_000 }, (err, res) => resolve(!err && res!.ready)),
-    );
+    const ready = await new Promise<boolean>((resolve) => client.healthcheck({}, new Metadata(), { deadline: Date.now() + 1_000 }, (err, res) => resolve(!err && res!.ready)));
     const at = performance.now();
     client.close();
     if (ready) return at;

@@ -141,7 +141,11 @@ async function round(child: ServerChild, client: CapabilityClient): Promise<Roun
 
 async function main(): Promise<void> {
   await buildChildren();
-  console.log(`selu kit bench: node ${process.version}, ${cpus().length} CPUs, server flags: ${flags.join(" ") || "(none)"}, env: ${Object.entries(productionEnv()).map(([k, v]) => `${k}=${v}`).join(" ")}`);
+  console.log(
+    `selu kit bench: node ${process.version}, ${cpus().length} CPUs, server flags: ${flags.join(" ") || "(none)"}, env: ${Object.entries(productionEnv())
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ")}`,
+  );
 
   const spawnMs = await spawnToReady();
 
@@ -266,11 +270,7 @@ async function main(): Promise<void> {
       `${P.phaseMs} ms per rate phase, ${P.transfers} x 5 MiB per transfer phase; total ${seconds.toFixed(1)} s`,
   );
   const hostNote = `host: other processes used ${(foreign * 100).toFixed(0)}% of the ${cpus().length} CPUs during the measured rounds`;
-  console.log(
-    foreign > BUSY_HOST_WARNING
-      ? `WARNING: ${hostNote}; rates, latencies and spawn times are unreliable (CPU per call much less so): rerun on a quiet host`
-      : hostNote,
-  );
+  console.log(foreign > BUSY_HOST_WARNING ? `WARNING: ${hostNote}; rates, latencies and spawn times are unreliable (CPU per call much less so): rerun on a quiet host` : hostNote);
   const notes = KINDS.flatMap((kind) => [...new Set(servers[kind].child.stderr)].map((line) => `${kind} child ${line}`));
   if (notes.length > 0) console.log(`child output:\n  ${notes.slice(0, 20).join("\n  ")}`);
   console.log(failed.length === 0 ? "RESULT: all goals pass" : `RESULT: FAIL (${failed.map((r) => r.metric).join("; ")})`);

@@ -60,16 +60,7 @@ export function isAbortError(err: unknown): boolean {
 }
 
 /** How a call ended, for operators' logs (never its message, which may quote argument values). */
-export type OutcomeKind =
-  | "ok"
-  | "unknown_tool"
-  | "invalid_arguments"
-  | "missing_credentials"
-  | "tool_error"
-  | "timeout"
-  | "cancelled"
-  | "shutdown"
-  | "internal_error";
+export type OutcomeKind = "ok" | "unknown_tool" | "invalid_arguments" | "missing_credentials" | "tool_error" | "timeout" | "cancelled" | "shutdown" | "internal_error";
 
 /** The {@link OutcomeKind} of anything thrown during an operation, read as {@link wireError} reads it. */
 export function outcomeKind(err: unknown, signal?: AbortSignal): OutcomeKind {

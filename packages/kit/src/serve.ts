@@ -1,13 +1,5 @@
 import { Server, ServerCredentials, setLogger, type ChannelOptions } from "@grpc/grpc-js";
-import {
-  ArtifactChunk,
-  CapabilityService,
-  HealthResponse,
-  InvokeChunk,
-  InvokeResponse,
-  UploadInputArtifactResponse,
-  type CapabilityServer,
-} from "@selu-catalogue/proto";
+import { ArtifactChunk, CapabilityService, HealthResponse, InvokeChunk, InvokeResponse, UploadInputArtifactResponse, type CapabilityServer } from "@selu-catalogue/proto";
 import type { Capability } from "./capability.js";
 import { handleDownload, handleUpload } from "./grpc/artifact-handlers.js";
 import { handleInvoke, handleStreamInvoke } from "./grpc/invoke-handlers.js";
@@ -102,12 +94,7 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
   }
 }
 
-async function start(
-  capability: Capability,
-  options: ServeOptions,
-  env: Record<string, string | undefined>,
-  logLevel: LogLevel,
-): Promise<ServedCapability> {
+async function start(capability: Capability, options: ServeOptions, env: Record<string, string | undefined>, logLevel: LogLevel): Promise<ServedCapability> {
   const runtime = new Runtime(capability, {
     ...(options.logger ? { logger: options.logger } : {}),
     logLevel,
@@ -172,8 +159,7 @@ async function start(
       health?.endWatches();
       log.info("draining", { inFlight: runtime.inFlightCount, graceMs });
       const drained = new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
-      const within = (ms: number) =>
-        Promise.race([drained.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
+      const within = (ms: number) => Promise.race([drained.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())]);
       if (!(await within(graceMs))) {
         log.warn("grace period over: cancelling calls in flight", { inFlight: runtime.inFlightCount });
         runtime.abortAll();
@@ -196,12 +182,7 @@ async function start(
   return { port, runtime, ready, close };
 }
 
-async function waitUntilReady(
-  capability: Capability,
-  log: Logger,
-  stopped: () => boolean,
-  notReady: (reason: string) => void,
-): Promise<void> {
+async function waitUntilReady(capability: Capability, log: Logger, stopped: () => boolean, notReady: (reason: string) => void): Promise<void> {
   if (!capability.ready) return;
   for (let attempt = 0, delay = 200; !stopped(); attempt++, delay = Math.min(delay * 2, 5000)) {
     try {

@@ -55,9 +55,7 @@ export interface ToolDefinition<C extends CredentialSpecs = CredentialSpecs> {
  * Defines one tool. Unknown top-level arguments are refused (a misspelt key would otherwise be
  * dropped silently), so the input schema is made strict.
  */
-export function tool<I extends InputSchema, R extends ToolResult, C extends CredentialSpecs = CredentialSpecs>(
-  spec: ToolSpec<I, R, C>,
-): ToolDefinition<C> {
+export function tool<I extends InputSchema, R extends ToolResult, C extends CredentialSpecs = CredentialSpecs>(spec: ToolSpec<I, R, C>): ToolDefinition<C> {
   if (!(spec.input instanceof z.ZodObject)) {
     throw new TypeError("tool(): input must be a z.object(...) schema, because tool arguments are a JSON object");
   }

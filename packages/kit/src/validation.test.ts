@@ -28,16 +28,13 @@ describe("formatIssues", () => {
 
   it("lists the accepted values of a discriminator", () => {
     const block = z.discriminatedUnion("type", [z.object({ type: z.literal("a") }), z.object({ type: z.literal("b") })]);
-    expect(issuesOf(z.object({ blocks: z.array(block) }), { blocks: [{ type: "c" }] })).toBe(
-      "blocks[0].type: Invalid discriminator value. Expected 'a' | 'b'",
-    );
+    expect(issuesOf(z.object({ blocks: z.array(block) }), { blocks: [{ type: "c" }] })).toBe("blocks[0].type: Invalid discriminator value. Expected 'a' | 'b'");
   });
 
   it("says a missing field is required, and stops after five issues", () => {
     const many = z.object({ a: z.string(), b: z.string(), c: z.string(), d: z.string(), e: z.string(), f: z.string() });
     expect(issuesOf(many, {})).toBe(
-      "a: is required (expected string); b: is required (expected string); c: is required (expected string); " +
-        "d: is required (expected string); e: is required (expected string); (1 more)",
+      "a: is required (expected string); b: is required (expected string); c: is required (expected string); " + "d: is required (expected string); e: is required (expected string); (1 more)",
     );
   });
 });

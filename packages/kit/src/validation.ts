@@ -30,7 +30,14 @@ function explain(issue: z.core.$ZodIssue, path: readonly PropertyKey[]): { path:
   const meant = issue.errors.find((branch) => branch.length > 0 && !isRootTypeMismatch(branch[0]!));
   if (meant) return explain(meant[0]!, [...path, ...meant[0]!.path]);
   if (issue.message !== "Invalid input") return { path, message: issue.message }; // the schema's own words
-  const expected = [...new Set(issue.errors.map((branch) => branch[0]).filter((i) => i?.code === "invalid_type").map((i) => i.expected))];
+  const expected = [
+    ...new Set(
+      issue.errors
+        .map((branch) => branch[0])
+        .filter((i) => i?.code === "invalid_type")
+        .map((i) => i.expected),
+    ),
+  ];
   return { path, message: expected.length > 0 ? `expected ${expected.join(" or ")}` : describeIssue(issue) };
 }
 

@@ -73,10 +73,7 @@ describe("declared concurrency", () => {
     const running = [invoke(h.client, { tool: "slow", args: { ms: 1_500 } }), invoke(h.client, { tool: "slow", args: { ms: 1_500 } })];
     await sleep(50);
     const cancel = new AbortController();
-    const cancelled = h.client.invoke(
-      { toolName: "slow", argsJson: Buffer.from('{"ms":1}'), configJson: Buffer.from("{}"), sessionId: "", capabilityId: "", threadId: "" },
-      () => {},
-    );
+    const cancelled = h.client.invoke({ toolName: "slow", argsJson: Buffer.from('{"ms":1}'), configJson: Buffer.from("{}"), sessionId: "", capabilityId: "", threadId: "" }, () => {});
     cancel.signal.addEventListener("abort", () => cancelled.cancel());
     await sleep(20);
     expect(h.server.runtime.calls.stats).toEqual({ busy: 2, waiting: 1 });

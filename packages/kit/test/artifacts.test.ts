@@ -114,9 +114,7 @@ describe("input artifacts", () => {
 
   it("names the attachment whose id is unknown", async () => {
     const res = await invoke(h.client, { tool: "digest", args: { attachments: [{ capability_artifact_id: "f".repeat(32) }] } });
-    expect(res.error).toBe(
-      `attachments[0]: no uploaded file with id "${"f".repeat(32)}" (it expired or was never uploaded to this capability); attach the artifact again`,
-    );
+    expect(res.error).toBe(`attachments[0]: no uploaded file with id "${"f".repeat(32)}" (it expired or was never uploaded to this capability); attach the artifact again`);
   });
 
   it("explains an attachment that the orchestrator did not upload", async () => {

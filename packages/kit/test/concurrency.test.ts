@@ -31,9 +31,7 @@ describe("concurrency", () => {
       Promise.all(inputs.map((b, i) => upload(h.client, b, `in${i}.bin`, "application/octet-stream"))),
     ]);
     downloads.forEach((chunks, i) => expect(sha256(Buffer.concat(chunks.map((c) => c.data)))).toBe(made[i]!.sha256));
-    const digests = await Promise.all(
-      uploads.map((u) => call(h.client, "digest", { attachments: [{ capability_artifact_id: u.capabilityArtifactId }] })),
-    );
+    const digests = await Promise.all(uploads.map((u) => call(h.client, "digest", { attachments: [{ capability_artifact_id: u.capabilityArtifactId }] })));
     digests.forEach((d, i) => expect(d.files[0].sha256).toBe(sha256(inputs[i]!)));
   });
 });
@@ -41,10 +39,7 @@ describe("concurrency", () => {
 describe("cancellation", () => {
   it("aborts the handler's signal when the client cancels an Invoke", async () => {
     const before = observed.aborted;
-    const pending = h.client.invoke(
-      { toolName: "slow", argsJson: Buffer.from('{"ms":5000}'), configJson: Buffer.from("{}"), sessionId: "", capabilityId: "", threadId: "" },
-      () => {},
-    );
+    const pending = h.client.invoke({ toolName: "slow", argsJson: Buffer.from('{"ms":5000}'), configJson: Buffer.from("{}"), sessionId: "", capabilityId: "", threadId: "" }, () => {});
     await sleep(100);
     pending.cancel();
     await waitFor(() => observed.aborted > before);

@@ -45,7 +45,10 @@ function docExamples(): Example[] {
   for (const file of sourceFiles(join(kitDir, "src"))) {
     const text = readFileSync(file, "utf8");
     for (const match of text.matchAll(/@example\n((?: \*(?: .*)?\n)+?) \*(?:\/| @)/g)) {
-      const code = match[1]!.split("\n").map((line) => line.replace(/^ \* ?/, "")).join("\n");
+      const code = match[1]!
+        .split("\n")
+        .map((line) => line.replace(/^ \* ?/, ""))
+        .join("\n");
       examples.push({ where: `${file.slice(kitDir.length)}:${text.slice(0, match.index).split("\n").length}`, code });
     }
   }
@@ -69,7 +72,11 @@ function asModule(code: string): string {
     const named = /^import \{(.*)\} from "(.*)";$/.exec(line);
     if (named) {
       // The prelude already has these names: import each under another one, so that it still must exist.
-      const names = named[1]!.split(",").map((n) => n.trim()).filter(Boolean).map((n) => `${n} as imported_${n.replace(/^type /, "")}`);
+      const names = named[1]!
+        .split(",")
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .map((n) => `${n} as imported_${n.replace(/^type /, "")}`);
       imports.push(`import { ${names.join(", ")} } from "${named[2] === "@selu-catalogue/kit" ? "../index.ts" : named[2]}";`);
     } else {
       throw new Error(`an example's import this test does not read: ${line}`);

@@ -21,8 +21,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const unary = <T>(method: string, request: unknown) =>
-  new Promise<T>((resolve, reject) => client[method]!(request, (err: Error | null, res: T) => (err ? reject(err) : resolve(res))));
+const unary = <T>(method: string, request: unknown) => new Promise<T>((resolve, reject) => client[method]!(request, (err: Error | null, res: T) => (err ? reject(err) : resolve(res))));
 const collect = <T>(stream: NodeJS.EventEmitter) =>
   new Promise<T[]>((resolve, reject) => {
     const out: T[] = [];
@@ -50,9 +49,7 @@ describe("a client from an independent copy of Selu's proto", () => {
   });
 
   it("StreamInvoke streams progress and the final chunk", async () => {
-    const chunks = await collect<{ data: Buffer; done: boolean }>(
-      client.StreamInvoke!({ tool_name: "slow", args_json: Buffer.from('{"ms":10,"steps":2}'), config_json: Buffer.from("{}") }),
-    );
+    const chunks = await collect<{ data: Buffer; done: boolean }>(client.StreamInvoke!({ tool_name: "slow", args_json: Buffer.from('{"ms":10,"steps":2}'), config_json: Buffer.from("{}") }));
     expect(chunks.map((c) => c.done)).toEqual([false, false, true]);
   });
 
@@ -74,9 +71,7 @@ describe("a client from an independent copy of Selu's proto", () => {
 
     const made = await unary<{ result_json: Buffer }>("Invoke", { tool_name: "make_file", args_json: Buffer.from('{"size":600000}') });
     const { artifact, sha256: expected } = JSON.parse(made.result_json.toString());
-    const chunks = await collect<{ data: Buffer; filename: string; done: boolean; error: string }>(
-      client.DownloadOutputArtifact!({ capability_artifact_id: artifact.capability_artifact_id }),
-    );
+    const chunks = await collect<{ data: Buffer; filename: string; done: boolean; error: string }>(client.DownloadOutputArtifact!({ capability_artifact_id: artifact.capability_artifact_id }));
     expect(chunks[0]!.filename).toBe("data.bin");
     expect(chunks.at(-1)!.done).toBe(true);
     expect(sha256(Buffer.concat(chunks.map((c) => c.data)))).toBe(expected);

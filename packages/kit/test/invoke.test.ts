@@ -52,9 +52,8 @@ describe("Invoke errors reach InvokeResponse.error", () => {
     const res = await invoke(h.client, { tool: "echo", args: { text: "a" } });
     expect(res.error).toBe("");
     const bad = await new Promise<string>((resolve, reject) =>
-      h.client.invoke(
-        { toolName: "echo", argsJson: Buffer.from('{"text":"a"}'), configJson: Buffer.from('{"API_KEY": sk-secret'), sessionId: "", capabilityId: "", threadId: "" },
-        (err, r) => (err ? reject(err) : resolve(r!.error)),
+      h.client.invoke({ toolName: "echo", argsJson: Buffer.from('{"text":"a"}'), configJson: Buffer.from('{"API_KEY": sk-secret'), sessionId: "", capabilityId: "", threadId: "" }, (err, r) =>
+        err ? reject(err) : resolve(r!.error),
       ),
     );
     expect(bad).toMatch(/^config_json is not valid JSON/);
@@ -67,15 +66,11 @@ describe("Invoke errors reach InvokeResponse.error", () => {
   });
 
   it("refuses unknown arguments and lists the ones the tool takes", async () => {
-    expect(await errorOf("echo", { text: "a", txet: "b" })).toBe(
-      'invalid arguments for echo: (arguments): unknown key "txet" (the tool takes: text, times)',
-    );
+    expect(await errorOf("echo", { text: "a", txet: "b" })).toBe('invalid arguments for echo: (arguments): unknown key "txet" (the tool takes: text, times)');
   });
 
   it("names a missing credential and where to set it", async () => {
-    expect(await errorOf("keyed", {})).toBe(
-      "missing credential API_KEY: set it in Selu's credentials for the kit-test capability (user scope)",
-    );
+    expect(await errorOf("keyed", {})).toBe("missing credential API_KEY: set it in Selu's credentials for the kit-test capability (user scope)");
   });
 
   it("reads a credential that is set", async () => {
@@ -109,8 +104,6 @@ describe("Invoke errors reach InvokeResponse.error", () => {
   });
 
   it("refuses a result that would not fit in a gRPC message, as over Selu's result bound", async () => {
-    expect(await errorOf("big_result", { bytes: 16 * 1024 * 1024 })).toMatch(
-      /^big_result made a result of 16,777,229 bytes, over the 49,152 bytes Selu accepts; this is a bug in the capability/,
-    );
+    expect(await errorOf("big_result", { bytes: 16 * 1024 * 1024 })).toMatch(/^big_result made a result of 16,777,229 bytes, over the 49,152 bytes Selu accepts; this is a bug in the capability/);
   });
 });

@@ -26,9 +26,7 @@ describe("16 MiB message bound", () => {
 
   it("refuses arguments over the tool's bound with the bound in words, before parsing them", async () => {
     const res = await invoke(h.client, { tool: "echo", argsJson: echoArgs(5 * MiB) });
-    expect(res.error).toBe(
-      "args_json is 5 MiB, over the 4 MiB echo accepts; pass large content as a file (an artifact in attachments) or split the work into several calls",
-    );
+    expect(res.error).toBe("args_json is 5 MiB, over the 4 MiB echo accepts; pass large content as a file (an artifact in attachments) or split the work into several calls");
   });
 
   it("refuses many small values and deep nesting in arguments with the bound in words", async () => {

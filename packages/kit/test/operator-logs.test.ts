@@ -22,7 +22,12 @@ function entry(env: Record<string, string>) {
   child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   const exit = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const lines = () => stdout.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line);
+  const lines = () =>
+    stdout
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line);
   return { child, exit, lines, stderr: () => stderr };
 }
 
@@ -54,7 +59,10 @@ describe("operators' logs", () => {
       { tool: "nope", outcome: "unknown_tool", level: "info" },
     ]);
     expect(calls.every((l) => typeof l.ms === "number")).toBe(true);
-    const info = lines.filter((l) => l.level === "info").map((l) => JSON.stringify(l)).join("\n");
+    const info = lines
+      .filter((l) => l.level === "info")
+      .map((l) => JSON.stringify(l))
+      .join("\n");
     expect(info).not.toContain("secret-ish");
   });
 

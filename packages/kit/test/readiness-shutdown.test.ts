@@ -5,10 +5,7 @@ import { defineCapability, tool } from "../src/index.ts";
 import { testCapability } from "./fixtures/capability.ts";
 import { call, invoke, start } from "./fixtures/client.ts";
 
-const healthcheck = (client: any) =>
-  new Promise<{ ready: boolean; message: string }>((resolve, reject) =>
-    client.healthcheck({}, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))),
-  );
+const healthcheck = (client: any) => new Promise<{ ready: boolean; message: string }>((resolve, reject) => client.healthcheck({}, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))));
 
 describe("readiness", () => {
   it("answers not ready, with the reason, until the capability's check passes", async () => {

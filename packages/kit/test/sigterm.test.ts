@@ -21,7 +21,10 @@ describe("SIGTERM in a real process", () => {
     expect(JSON.parse(res.resultJson.toString())).toEqual({ waited: 600 });
     expect(await exit).toBe(0);
     client.close();
-    const lines = logs.trim().split("\n").map((l) => JSON.parse(l) as { msg: string });
+    const lines = logs
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { msg: string });
     expect(lines.map((l) => l.msg)).toEqual(expect.arrayContaining(["listening", "ready", "signal received", "draining", "stopped"]));
   });
 });

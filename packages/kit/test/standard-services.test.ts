@@ -47,12 +47,10 @@ function askAll(client: AnyClient, requests: object[]): Promise<any[]> {
   });
 }
 
-const descriptorsOf = (answer: any) =>
-  answer.file_descriptor_response.file_descriptor_proto.map((bytes: Buffer) => fromBinary(FileDescriptorProtoSchema, bytes));
+const descriptorsOf = (answer: any) => answer.file_descriptor_response.file_descriptor_proto.map((bytes: Buffer) => fromBinary(FileDescriptorProtoSchema, bytes));
 
 describe("grpc.health.v1", () => {
-  const check = (client: AnyClient, service: string) =>
-    new Promise<{ status: string }>((resolve, reject) => client.Check({ service }, (e: Error, r: any) => (e ? reject(e) : resolve(r))));
+  const check = (client: AnyClient, service: string) => new Promise<{ status: string }>((resolve, reject) => client.Check({ service }, (e: Error, r: any) => (e ? reject(e) : resolve(r))));
 
   it("answers Check with SERVING once ready, for the server and the capability service", async () => {
     const client = healthClient();
@@ -113,10 +111,7 @@ describe("server reflection", () => {
     const client = reflectionClient(version);
     const [list] = await askAll(client, [{ host: "h", list_services: "*" }]);
     expect(list.valid_host).toBe("h");
-    expect(list.list_services_response.service.map((s: { name: string }) => s.name).sort()).toEqual([
-      "grpc.health.v1.Health",
-      "selu.capability.v1.Capability",
-    ]);
+    expect(list.list_services_response.service.map((s: { name: string }) => s.name).sort()).toEqual(["grpc.health.v1.Health", "selu.capability.v1.Capability"]);
     client.close();
   });
 
@@ -135,13 +130,9 @@ describe("server reflection", () => {
       expect(more).toEqual([]);
       expect(file.name).toBe("capability/v1/capability.proto");
       expect(file.package).toBe("selu.capability.v1");
-      expect(file.service[0]?.method.map((m: { name: string }) => m.name)).toEqual([
-        "Invoke", "StreamInvoke", "Healthcheck", "UploadInputArtifact", "DownloadOutputArtifact",
-      ]);
+      expect(file.service[0]?.method.map((m: { name: string }) => m.name)).toEqual(["Invoke", "StreamInvoke", "Healthcheck", "UploadInputArtifact", "DownloadOutputArtifact"]);
       const chunk = file.messageType.find((m: { name: string }) => m.name === "ArtifactChunk");
-      expect(chunk.field.map((f: { name: string; number: number }) => `${f.name}=${f.number}`)).toEqual([
-        "data=1", "filename=2", "mime_type=3", "done=4", "error=5",
-      ]);
+      expect(chunk.field.map((f: { name: string; number: number }) => `${f.name}=${f.number}`)).toEqual(["data=1", "filename=2", "mime_type=3", "done=4", "error=5"]);
     }
     for (const answer of answers.slice(3)) {
       const [file] = descriptorsOf(answer);

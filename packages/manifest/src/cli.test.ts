@@ -106,10 +106,7 @@ describe("selu-manifest check", () => {
     const bad = capability("other", TOOL_MANIFEST.replace("id: demo", "id: other"), { ...toolCode(), id: "other", tools: [] });
     const { status, out } = await run("check", good, bad);
     expect(status).toBe(1);
-    expect(out).toEqual([
-      `${join(good, "manifest.yaml")}: OK`,
-      `${join(bad, "manifest.yaml")}:9: tools[0]: tool "do_it" is not defined in the code: expected it removed`,
-    ]);
+    expect(out).toEqual([`${join(good, "manifest.yaml")}: OK`, `${join(bad, "manifest.yaml")}:9: tools[0]: tool "do_it" is not defined in the code: expected it removed`]);
   });
 });
 

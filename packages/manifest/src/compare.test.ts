@@ -15,9 +15,7 @@ describe("checkManifestAgainstCode", () => {
 
   it("reports every problem as kind drift", () => {
     const code = { ...toolCode(), id: "other" };
-    expect(checkManifestAgainstCode(manifestOf(TOOL_MANIFEST), code)).toEqual([
-      { kind: "drift", path: "id", keyPath: ["id"], message: 'is "demo", the code says "other"' },
-    ]);
+    expect(checkManifestAgainstCode(manifestOf(TOOL_MANIFEST), code)).toEqual([{ kind: "drift", path: "id", keyPath: ["id"], message: 'is "demo", the code says "other"' }]);
   });
 
   it("reports a tool the code defines but the manifest lacks", () => {
@@ -41,9 +39,7 @@ describe("checkManifestAgainstCode", () => {
   });
 
   it("compares against Selu's default when the manifest leaves the policy out", () => {
-    expect(drift(TOOL_MANIFEST.replace("    recommended_policy: allow\n", ""), toolCode())).toEqual([
-      'tools[0].recommended_policy: is "block", the code says "allow"',
-    ]);
+    expect(drift(TOOL_MANIFEST.replace("    recommended_policy: allow\n", ""), toolCode())).toEqual(['tools[0].recommended_policy: is "block", the code says "allow"']);
   });
 
   it("points at the first differing schema keyword, both ways", () => {
@@ -76,9 +72,7 @@ describe("checkManifestAgainstCode", () => {
       'credentials[0].credential_type: is "secret", the code says "password"',
       'credentials: lacks credential "API_URL", which the code declares',
     ]);
-    expect(drift(TOOL_MANIFEST, { ...toolCode(), credentials: [] })).toEqual([
-      'credentials[0]: credential "API_TOKEN" is not declared in the code: expected it removed',
-    ]);
+    expect(drift(TOOL_MANIFEST, { ...toolCode(), credentials: [] })).toEqual(['credentials[0]: credential "API_TOKEN" is not declared in the code: expected it removed']);
   });
 
   it("doesn't compare the tools of a dynamic manifest, which come from discovery, but does compare credentials", () => {
@@ -88,9 +82,7 @@ describe("checkManifestAgainstCode", () => {
       credentials: [{ name: "SERVER_URL", scope: "system", required: true, description: "" }],
     };
     expect(drift(DYNAMIC_MANIFEST, code)).toEqual([]);
-    expect(drift(DYNAMIC_MANIFEST, { ...code, credentials: [] })).toEqual([
-      'credentials[0]: credential "SERVER_URL" is not declared in the code: expected it removed',
-    ]);
+    expect(drift(DYNAMIC_MANIFEST, { ...code, credentials: [] })).toEqual(['credentials[0]: credential "SERVER_URL" is not declared in the code: expected it removed']);
   });
 
   it("reports a manifest that is not dynamic when the code answers discovery, and a different discovery tool name", () => {

@@ -21,7 +21,11 @@ describe("integer fields as Selu's serde_yaml reads them", () => {
 
   it("checks pids_limit, max_cpu_seconds and sharing's integers too, idle_timeout_seconds as a u64", () => {
     const text = manifest("  pids_limit: 64.0\n  max_cpu_seconds: 3e1", "sharing:\n  mode: shared\n  max_concurrent: 2.0\n  idle_timeout_seconds: 4294967296");
-    expect(integerProblems(text).map((p) => p.path).sort()).toEqual(["resources.max_cpu_seconds", "resources.pids_limit", "sharing.max_concurrent"]);
+    expect(
+      integerProblems(text)
+        .map((p) => p.path)
+        .sort(),
+    ).toEqual(["resources.max_cpu_seconds", "resources.pids_limit", "sharing.max_concurrent"]);
   });
 
   it("refuses 2^32 as the shape check does (not a number at all)", () => {

@@ -17,9 +17,7 @@ describe("Selu's cross-field rules", () => {
   });
 
   it("requires a snake_case discovery tool name", () => {
-    expect(ruleProblems(`${DYNAMIC_MANIFEST}discovery_tool_name: List-Tools\n`)).toEqual([
-      expect.stringMatching(/^discovery_tool_name: "List-Tools" is not a snake_case identifier/),
-    ]);
+    expect(ruleProblems(`${DYNAMIC_MANIFEST}discovery_tool_name: List-Tools\n`)).toEqual([expect.stringMatching(/^discovery_tool_name: "List-Tools" is not a snake_case identifier/)]);
   });
 
   it("refuses filesystem workspace for class tool", () => {
@@ -29,23 +27,17 @@ describe("Selu's cross-field rules", () => {
   });
 
   it("refuses an enabled cache for class tool", () => {
-    expect(ruleProblems(`${TOOL_MANIFEST}cache: { enabled: true }\n`)).toEqual([
-      "cache.enabled: is true: expected false; a cache volume is only for class environment",
-    ]);
+    expect(ruleProblems(`${TOOL_MANIFEST}cache: { enabled: true }\n`)).toEqual(["cache.enabled: is true: expected false; a cache volume is only for class environment"]);
   });
 
   it("refuses sharing mode shared for class environment", () => {
-    expect(ruleProblems(`${ENVIRONMENT_MANIFEST}sharing: { mode: shared }\n`)).toEqual([
-      "sharing.mode: is shared: expected exclusive, Selu does not allow shared containers for class environment",
-    ]);
+    expect(ruleProblems(`${ENVIRONMENT_MANIFEST}sharing: { mode: shared }\n`)).toEqual(["sharing.mode: is shared: expected exclusive, Selu does not allow shared containers for class environment"]);
   });
 });
 
 describe("catalogue rules", () => {
   it("requires at least one tool for tool_source manifest", () => {
-    expect(ruleProblems(TOOL_MANIFEST.replace(/tools:\n[\s\S]*?credentials:/, "tools: []\ncredentials:"))).toEqual([
-      expect.stringMatching(/^tools: is empty: expected at least one tool/),
-    ]);
+    expect(ruleProblems(TOOL_MANIFEST.replace(/tools:\n[\s\S]*?credentials:/, "tools: []\ncredentials:"))).toEqual([expect.stringMatching(/^tools: is empty: expected at least one tool/)]);
   });
 
   it.each([
@@ -58,9 +50,7 @@ describe("catalogue rules", () => {
   });
 
   it("refuses a tool name that isn't snake_case", () => {
-    expect(ruleProblems(TOOL_MANIFEST.replace("name: do_it", "name: doIt"))).toEqual([
-      expect.stringMatching(/^tools\[0\]\.name: "doIt" is not a snake_case identifier/),
-    ]);
+    expect(ruleProblems(TOOL_MANIFEST.replace("name: do_it", "name: doIt"))).toEqual([expect.stringMatching(/^tools\[0\]\.name: "doIt" is not a snake_case identifier/)]);
   });
 
   it("refuses a tool name that makes <id>__<tool> longer than providers accept", () => {
@@ -76,9 +66,7 @@ describe("catalogue rules", () => {
   });
 
   it("refuses an empty tool description", () => {
-    expect(ruleProblems(TOOL_MANIFEST.replace("description: Does it", 'description: ""'))).toEqual([
-      "tools[0].description: is empty: expected a description the model can choose the tool by",
-    ]);
+    expect(ruleProblems(TOOL_MANIFEST.replace("description: Does it", 'description: ""'))).toEqual(["tools[0].description: is empty: expected a description the model can choose the tool by"]);
   });
 
   it("reports the legacy requires_confirmation", () => {
@@ -115,9 +103,7 @@ describe("catalogue rules", () => {
   });
 
   it("reports hosts that have no effect because the mode isn't allowlist", () => {
-    expect(ruleProblems(TOOL_MANIFEST.replace("mode: allowlist", "mode: any"))).toEqual([
-      "network.hosts: has entries that have no effect with mode any: expected mode allowlist",
-    ]);
+    expect(ruleProblems(TOOL_MANIFEST.replace("mode: allowlist", "mode: any"))).toEqual(["network.hosts: has entries that have no effect with mode any: expected mode allowlist"]);
   });
 
   it("checks each host entry, at its index", () => {
@@ -127,9 +113,7 @@ describe("catalogue rules", () => {
   });
 
   it("reports max_concurrent that has no effect on an exclusive container", () => {
-    expect(ruleProblems(`${TOOL_MANIFEST}sharing: { max_concurrent: 4 }\n`)).toEqual([
-      "sharing.max_concurrent: is 4, which has no effect: it applies to sharing mode shared only",
-    ]);
+    expect(ruleProblems(`${TOOL_MANIFEST}sharing: { max_concurrent: 4 }\n`)).toEqual(["sharing.max_concurrent: is 4, which has no effect: it applies to sharing mode shared only"]);
   });
 
   it("reports every rule at once, each with its line", () => {

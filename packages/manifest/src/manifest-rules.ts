@@ -1,13 +1,7 @@
 import { checkHostEntry } from "./host-entry.js";
 import { checkInputSchema } from "./input-schema.js";
 import type { Manifest } from "./manifest-schema.js";
-import {
-  checkCapabilityId,
-  checkCredentialName,
-  checkImageReference,
-  checkQualifiedToolName,
-  checkToolName,
-} from "./names.js";
+import { checkCapabilityId, checkCredentialName, checkImageReference, checkQualifiedToolName, checkToolName } from "./names.js";
 import { type KeyPath, type ManifestProblem, problem } from "./problem.js";
 
 /**

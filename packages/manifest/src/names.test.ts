@@ -28,12 +28,9 @@ describe("checkCredentialName", () => {
 });
 
 describe("checkImageReference", () => {
-  it.each([
-    "ghcr.io/owner/selu-cap-pdf:1.0.0",
-    "localhost:5000/pdf:dev",
-    "pdf:1",
-    `ghcr.io/owner/pdf@sha256:${"a".repeat(64)}`,
-  ])("accepts %j", (image) => expect(checkImageReference(image)).toBeUndefined());
+  it.each(["ghcr.io/owner/selu-cap-pdf:1.0.0", "localhost:5000/pdf:dev", "pdf:1", `ghcr.io/owner/pdf@sha256:${"a".repeat(64)}`])("accepts %j", (image) =>
+    expect(checkImageReference(image)).toBeUndefined(),
+  );
 
   it.each([
     ["", /must not be empty/],
@@ -49,14 +46,9 @@ describe("checkCatalogueId", () => {
     expect(checkCatalogueId(id)).toBeUndefined();
   });
 
-  it.each(["pdf", "web", "weather", "pim-icloud", "github-coding", "iserv", "schulessen", "bring-shopping"])(
-    "refuses the first-party Selu id %j, which would collide across agents",
-    (id) => {
-      expect(checkCatalogueId(id)).toBe(
-        `"${id}" is a first-party Selu capability id: capability ids are global across installed agents, so it would collide; use catalogue-${id}`,
-      );
-    },
-  );
+  it.each(["pdf", "web", "weather", "pim-icloud", "github-coding", "iserv", "schulessen", "bring-shopping"])("refuses the first-party Selu id %j, which would collide across agents", (id) => {
+    expect(checkCatalogueId(id)).toBe(`"${id}" is a first-party Selu capability id: capability ids are global across installed agents, so it would collide; use catalogue-${id}`);
+  });
 
   it.each([["email"], ["example"], ["catalogue-"], ["my-catalogue-pdf"]])("refuses %j, which lacks the catalogue- prefix or a name after it", (id) => {
     expect(checkCatalogueId(id)).toMatch(/does not follow the catalogue's id rule: expected catalogue-<name>/);

@@ -117,7 +117,7 @@ describe("parseManifest: shape problems", () => {
   });
 
   it.each([
-    ["class: tool", "class: service", "class: expected one of tool, environment, got \"service\""],
+    ["class: tool", "class: service", 'class: expected one of tool, environment, got "service"'],
     ["    recommended_policy: allow", "    recommended_policy: always", 'tools[0].recommended_policy: expected one of allow, ask, block, got "always"'],
     ["    recommended_policy: allow", "    terminal_on_success: yes", 'tools[0].terminal_on_success: expected true or false, got "yes"'],
     ["  mode: allowlist", "  mode: open", 'network.mode: expected one of none, allowlist, any, got "open"'],
@@ -137,10 +137,7 @@ describe("parseManifest: shape problems", () => {
 
   it("reports every shape problem at once, in file order", () => {
     const text = TOOL_MANIFEST.replace("class: tool", "class: service").replace("    scope: user\n", "    scope: team\n");
-    expect(lines(parseManifest(text).problems)).toEqual([
-      'class: expected one of tool, environment, got "service"',
-      'credentials[0].scope: expected one of user, system, got "team"',
-    ]);
+    expect(lines(parseManifest(text).problems)).toEqual(['class: expected one of tool, environment, got "service"', 'credentials[0].scope: expected one of user, system, got "team"']);
   });
 });
 

@@ -10,9 +10,7 @@ export function closestKey(key: string, candidates: readonly string[]): string |
   for (const candidate of candidates) {
     if (candidate === key) continue;
     const distance = editDistance(wanted, candidate);
-    const close =
-      distance <= Math.max(1, Math.floor(candidate.length / 4)) ||
-      (wanted.length >= 4 && candidate.length >= 4 && (candidate.includes(wanted) || wanted.includes(candidate)));
+    const close = distance <= Math.max(1, Math.floor(candidate.length / 4)) || (wanted.length >= 4 && candidate.length >= 4 && (candidate.includes(wanted) || wanted.includes(candidate)));
     if (close && distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
   return best;

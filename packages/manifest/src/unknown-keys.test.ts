@@ -12,9 +12,7 @@ describe("unknown keys, which Selu ignores silently", () => {
   it("reports one at the top level with a suggestion, and still returns the manifest", () => {
     const { manifest, problems } = parseManifest(`${TOOL_MANIFEST}netwrk: { mode: any }\n`);
     expect(manifest).toBeDefined();
-    expect(problems).toEqual([
-      { kind: "unknown-key", path: "netwrk", keyPath: ["netwrk"], line: 21, message: `${IGNORED}; did you mean network?` },
-    ]);
+    expect(problems).toEqual([{ kind: "unknown-key", path: "netwrk", keyPath: ["netwrk"], line: 21, message: `${IGNORED}; did you mean network?` }]);
   });
 
   it("reports one inside a tool, with its index", () => {

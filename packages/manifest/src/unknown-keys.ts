@@ -72,7 +72,10 @@ function keyHomes(schema: Schema): KeyHomes {
 }
 
 function levelOf(at: KeyPath): string {
-  return at.map((k) => (typeof k === "number" ? "[]" : `.${k}`)).join("").replace(/^\./, "");
+  return at
+    .map((k) => (typeof k === "number" ? "[]" : `.${k}`))
+    .join("")
+    .replace(/^\./, "");
 }
 
 function unwrap(schema: Schema): Schema {

@@ -15,7 +15,10 @@ function changedCode(): CapabilityDescription {
         description: "Makes a report: with a colon, # a hash and 'quotes'",
         input_schema: {
           type: "object",
-          properties: { title: { type: "string", pattern: "^[\\w][\\w .-]{0,99}$" }, attachments: { type: "array", items: { type: "object", properties: { artifact_id: { type: "string" } }, required: ["artifact_id"] } } },
+          properties: {
+            title: { type: "string", pattern: "^[\\w][\\w .-]{0,99}$" },
+            attachments: { type: "array", items: { type: "object", properties: { artifact_id: { type: "string" } }, required: ["artifact_id"] } },
+          },
           required: ["title"],
           additionalProperties: false,
         },

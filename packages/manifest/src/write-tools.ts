@@ -2,8 +2,7 @@ import { type Document, isMap, isScalar, type Node, parseDocument, type YAMLMap 
 import type { CapabilityDescription } from "./description.js";
 
 /** The comment above each generated section; rewriting replaces it rather than stacking copies. */
-export const GENERATED_NOTE =
-  " Generated from the capability's code (describe() in dist/capability.js); edit the code, then run: selu-manifest write <capability-dir>";
+export const GENERATED_NOTE = " Generated from the capability's code (describe() in dist/capability.js); edit the code, then run: selu-manifest write <capability-dir>";
 const GENERATED_LINE = /generated from the (capability's )?code/i;
 
 /**

@@ -19,8 +19,11 @@ describe("generated code", () => {
   it("is what the generator makes from the protos today (not stale, not edited by hand)", () => {
     const out = join(work, "gen");
     execFileSync(process.execPath, [join(pkg, "scripts/generate.mjs"), out], { cwd: pkg, stdio: "pipe" });
-    const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-      .map((e) => relative(dir, join(e.parentPath, e.name))).sort();
+    const files = (dir: string) =>
+      readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => relative(dir, join(e.parentPath, e.name)))
+        .sort();
     const fresh = files(join(out, "src/gen"));
     expect(files(join(pkg, "src/gen"))).toEqual(fresh);
     for (const file of fresh) {
@@ -33,9 +36,7 @@ describe("generated code", () => {
     const byName = new Map(SERVED_PROTO_FILES.map((f) => [f.name, f]));
     const capability = fromBinary(FileDescriptorProtoSchema, Buffer.from(byName.get("capability/v1/capability.proto")!.descriptor, "base64"));
     expect(capability.package).toBe("selu.capability.v1");
-    expect(capability.service.map((s) => s.method.map((m) => m.name))).toEqual([
-      ["Invoke", "StreamInvoke", "Healthcheck", "UploadInputArtifact", "DownloadOutputArtifact"],
-    ]);
+    expect(capability.service.map((s) => s.method.map((m) => m.name))).toEqual([["Invoke", "StreamInvoke", "Healthcheck", "UploadInputArtifact", "DownloadOutputArtifact"]]);
     expect(capability.sourceCodeInfo).toBeUndefined();
     const health = byName.get("grpc/health/v1/health.proto")!;
     expect(health.services).toEqual(["grpc.health.v1.Health"]);
@@ -56,8 +57,7 @@ describe("generated code", () => {
 });
 
 describe("breaking-change check", () => {
-  const lint = (protoDir: string) =>
-    spawnSync(buf, ["breaking", protoDir, "--against", join(root, "proto/baseline/selu.capability.v1.binpb")], { encoding: "utf8" });
+  const lint = (protoDir: string) => spawnSync(buf, ["breaking", protoDir, "--against", join(root, "proto/baseline/selu.capability.v1.binpb")], { encoding: "utf8" });
 
   it("passes for the contract as it is", () => {
     const r = lint(join(root, "proto"));

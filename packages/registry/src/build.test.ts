@@ -58,7 +58,8 @@ describe("buildRegistry", () => {
 
 describe("a capability whose tools are discovered at run time", () => {
   it("is listed with tools discovered at run time and packaged without tool strings", () => {
-    const dynamicManifest = "id: notes\nclass: tool\nimage: ghcr.io/o/selu-cap-notes:1.2.3\ntool_source: dynamic\ncredentials:\n  - {name: API_TOKEN, scope: system, required: true, description: Token for the API}\n";
+    const dynamicManifest =
+      "id: notes\nclass: tool\nimage: ghcr.io/o/selu-cap-notes:1.2.3\ntool_source: dynamic\ncredentials:\n  - {name: API_TOKEN, scope: system, required: true, description: Token for the API}\n";
     const german = "agent: {name: Notizen, description: Notizen.}\ncredentials: {API_TOKEN: Token}\n";
     const build = buildRegistry(tempTree(capabilityFiles("notes", { "manifest.yaml": dynamicManifest, "agent/de.yaml": german })));
     const entry = JSON.parse(build.registry["catalogue.json"]).capabilities[0];

@@ -83,18 +83,20 @@ export function marketplaceIndex(agents: readonly BuiltAgent[], baseUrl: string)
   const base = baseUrl.replace(/\/+$/, "");
   return {
     version: 1,
-    agents: agents.map(({ pkg, archiveName, sha256 }): MarketplaceEntry => ({
-      id: pkg.id,
-      name: pkg.strings.en.agent.name,
-      description: pkg.strings.en.agent.description,
-      version: pkg.version,
-      author: DEFAULT_AUTHOR,
-      archive_url: `${base}/${encodeURIComponent(archiveName)}`,
-      archive_sha256: sha256,
-      capability_images: [pkg.image],
-      name_localizations: { en: pkg.strings.en.agent.name, de: pkg.strings.de.agent.name },
-      description_localizations: { en: pkg.strings.en.agent.description, de: pkg.strings.de.agent.description },
-    })),
+    agents: agents.map(
+      ({ pkg, archiveName, sha256 }): MarketplaceEntry => ({
+        id: pkg.id,
+        name: pkg.strings.en.agent.name,
+        description: pkg.strings.en.agent.description,
+        version: pkg.version,
+        author: DEFAULT_AUTHOR,
+        archive_url: `${base}/${encodeURIComponent(archiveName)}`,
+        archive_sha256: sha256,
+        capability_images: [pkg.image],
+        name_localizations: { en: pkg.strings.en.agent.name, de: pkg.strings.de.agent.name },
+        description_localizations: { en: pkg.strings.en.agent.description, de: pkg.strings.de.agent.description },
+      }),
+    ),
   };
 }
 

@@ -37,7 +37,10 @@ describe("checkAgentPackage", () => {
 
   it("reports a missing approval text for an ask tool", () => {
     const { problems } = checkAgentPackage(
-      packageFiles({ "i18n/de.yaml": "agent: {name: N, description: D}\ninstall_steps: {api_token: {label: T}}\ncapabilities:\n  notes:\n    tools:\n      send_note: {display_name: S, description: D, input: {text: {description: T}}}\n    credentials: {API_TOKEN: {description: T}}\n" }),
+      packageFiles({
+        "i18n/de.yaml":
+          "agent: {name: N, description: D}\ninstall_steps: {api_token: {label: T}}\ncapabilities:\n  notes:\n    tools:\n      send_note: {display_name: S, description: D, input: {text: {description: T}}}\n    credentials: {API_TOKEN: {description: T}}\n",
+      }),
     );
     expect(problems).toEqual(["i18n/de.yaml: approval.tools.notes__send_note.label: missing", "i18n/de.yaml: approval.tools.notes__send_note.message: missing"]);
   });
@@ -62,7 +65,8 @@ describe("checkAgentPackage", () => {
   });
 
   it("reports an install step that stores a credential no manifest declares", () => {
-    const yaml = "id: notes\nname: N\ni18n: {supported_locales: [en]}\ninstall_steps:\n  - {id: s, type: input, label: L, store_as: {scope: system_credential, capability_id: notes, credential_name: OTHER}}\n";
+    const yaml =
+      "id: notes\nname: N\ni18n: {supported_locales: [en]}\ninstall_steps:\n  - {id: s, type: input, label: L, store_as: {scope: system_credential, capability_id: notes, credential_name: OTHER}}\n";
     const { problems } = checkAgentPackage(packageFiles({ "agent.yaml": yaml }));
     expect(problems).toContain("agent.yaml: install_steps.s.store_as: names notes/OTHER, which no manifest in the package declares");
   });

@@ -48,7 +48,10 @@ export function inputDescriptions(schema: Record<string, unknown>): Record<strin
 
 /** `create_pdf_document` → "Create PDF document": words keep the casing they have in the prose. */
 export function humanise(name: string, casing: ReadonlyMap<string, string>): string {
-  const words = name.split(/[_-]+/).filter(Boolean).map((w) => casing.get(w.toLowerCase()) ?? w.toLowerCase());
+  const words = name
+    .split(/[_-]+/)
+    .filter(Boolean)
+    .map((w) => casing.get(w.toLowerCase()) ?? w.toLowerCase());
   const text = words.join(" ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -36,7 +36,10 @@ function toolRows(readme: string): Map<string, { policy: string }> | undefined {
       continue;
     }
     seenTable = true;
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     const name = /^`([a-z][a-z0-9_]*)`$/.exec(cells[0] ?? "")?.[1];
     if (name) rows.set(name, { policy: cells.at(-1) ?? "" });
   }

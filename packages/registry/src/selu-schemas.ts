@@ -6,7 +6,11 @@ import { z } from "zod";
 
 const text = z.string();
 const optionalText = text.nullish();
-const u32 = z.number().int().min(0).max(2 ** 32 - 1);
+const u32 = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 32 - 1);
 /** serde's HashMap<String, T>: a mapping (absent = empty). */
 const map = <T extends z.ZodType>(value: T) => z.record(z.string(), value).default(() => ({}));
 
@@ -45,14 +49,10 @@ export const agentYamlSchema = z.object({
   i18n: z.object({ default_locale: text.default("en"), supported_locales: z.array(text).default(() => []) }).prefault({}),
   model: z.object({ provider: text, model_id: text, temperature: z.number().default(0.7) }).nullish(),
   routing: z.enum(["inline", "delegate", "auto"]).default("auto"),
-  session: z
-    .object({ trigger: text.default("mention"), idle_timeout_minutes: u32.default(30), isolation: z.enum(["shared", "per_thread"]).default("shared") })
-    .prefault({}),
+  session: z.object({ trigger: text.default("mention"), idle_timeout_minutes: u32.default(30), isolation: z.enum(["shared", "per_thread"]).default("shared") }).prefault({}),
   capabilities: z.array(z.object({ id: text })).default(() => []),
   install_steps: z.array(installStepSchema).default(() => []),
-  automation: z
-    .object({ schedules: z.array(z.object({ id: text, label: text, prompt: text, cron_expression: text, cron_description: text })).default(() => []) })
-    .prefault({}),
+  automation: z.object({ schedules: z.array(z.object({ id: text, label: text, prompt: text, cron_expression: text, cron_description: text })).default(() => []) }).prefault({}),
 });
 /** A parsed {@link agentYamlSchema}. */
 export type AgentYaml = z.output<typeof agentYamlSchema>;

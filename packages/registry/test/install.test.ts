@@ -43,7 +43,11 @@ describe("installing from the marketplace as Selu does", () => {
   it("fetches the index, then downloads, verifies, extracts and loads every agent", async () => {
     const index = marketplaceSchema.parse(JSON.parse((await get(`${baseUrl}/archives/marketplace.json`, 15_000)).toString("utf8")));
     expect(index.version).toBe(1);
-    expect(index.agents.map((a) => a.id).sort()).toEqual(discoverCapabilities(REPO_ROOT).map((d) => loadCapabilitySource(d).manifest.id).sort());
+    expect(index.agents.map((a) => a.id).sort()).toEqual(
+      discoverCapabilities(REPO_ROOT)
+        .map((d) => loadCapabilitySource(d).manifest.id)
+        .sort(),
+    );
 
     for (const entry of index.agents) {
       const archive = await get(entry.archive_url, 120_000);
@@ -74,7 +78,10 @@ describe("installing from the marketplace as Selu does", () => {
     });
 
     it("runs a tool of the first agent that needs no credentials or network, using only its archive's manifest", async () => {
-      const probe = [...installed.values()].flatMap(({ loaded }) => [...loaded.manifests.values()]).map((m) => ({ m, tool: plainTool(m) })).find((p) => p.tool);
+      const probe = [...installed.values()]
+        .flatMap(({ loaded }) => [...loaded.manifests.values()])
+        .map((m) => ({ m, tool: plainTool(m) }))
+        .find((p) => p.tool);
       expect(probe, "an agent with a tool that takes plain strings and needs no credentials or network").toBeDefined();
       const { m, tool } = probe!;
       // Container sources are not part of the package: the code comes from the repository.

@@ -62,7 +62,9 @@ function run(command: string): string {
 
 describe("./dev new", () => {
   it("writes the capability, its German strings and a changeset", () => {
-    expect(created).toEqual(expect.arrayContaining([`capabilities/${id}/manifest.yaml`, `capabilities/${id}/agent/de.yaml`, `capabilities/${id}/test/conformance.test.ts`, `.changeset/${id}-capability.md`]));
+    expect(created).toEqual(
+      expect.arrayContaining([`capabilities/${id}/manifest.yaml`, `capabilities/${id}/agent/de.yaml`, `capabilities/${id}/test/conformance.test.ts`, `.changeset/${id}-capability.md`]),
+    );
   });
 
   it("refuses an id Selu can't use and a directory that exists", () => {

@@ -49,7 +49,7 @@ const NASTY_STRINGS = [
   "${jndi:ldap://x}",
   '"; DROP TABLE x; --',
   "OR 1=1",
-  "INBOX\" (FLAGS)",
+  'INBOX" (FLAGS)',
   "1-,1-,1-,1-",
   "1e309",
   "NaN",

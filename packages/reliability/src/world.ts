@@ -63,7 +63,15 @@ export async function startWorld(cap: CapabilityUnderTest): Promise<World> {
       : cap.manifest.tools.map((t) => ({ name: t.name, inputSchema: t.input_schema }));
   const client = connectCapability(started.address);
   return {
-    cap, ca, proxy, proc: started, memory, orchestrator, tools, config, client,
+    cap,
+    ca,
+    proxy,
+    proc: started,
+    memory,
+    orchestrator,
+    tools,
+    config,
+    client,
     alive: () => started.child.exitCode === null && started.child.signalCode === null && memory.oomKills() === 0,
     async close() {
       client.close();

@@ -70,7 +70,12 @@ for (const cap of discoverCapabilities()) {
             for (const { host, port } of imapHosts) world.proxy.map(`${host}:${port}`, `${server.host}:${server.port}`);
           }
           if (smtpHosts.length > 0) {
-            const server = await startHostileSmtpServer({ ca: world.ca, names: [...new Set(smtpHosts.map((h) => h.host))], attack: attack.kind === "huge-literal" ? { kind: "endless-line" } : attack, at: "ehlo" });
+            const server = await startHostileSmtpServer({
+              ca: world.ca,
+              names: [...new Set(smtpHosts.map((h) => h.host))],
+              attack: attack.kind === "huge-literal" ? { kind: "endless-line" } : attack,
+              at: "ehlo",
+            });
             servers.push(server);
             for (const { host, port } of smtpHosts) world.proxy.map(`${host}:${port}`, `${server.host}:${server.port}`);
           }

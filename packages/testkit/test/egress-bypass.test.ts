@@ -32,7 +32,14 @@ beforeAll(async () => {
   });
   orch = new Orchestrator();
   await orch.install(
-    { id: "fetcher", credentials: [], tools: [{ name: "via_kit", input_schema: { type: "object" } }, { name: "direct", input_schema: { type: "object" } }] },
+    {
+      id: "fetcher",
+      credentials: [],
+      tools: [
+        { name: "via_kit", input_schema: { type: "object" } },
+        { name: "direct", input_schema: { type: "object" } },
+      ],
+    },
     proc.address,
   );
 });

@@ -13,10 +13,7 @@ const waiting = defineCapability({
       description: "waits for cancellation",
       input: z.object({}),
       policy: "allow",
-      run: (_args, ctx) =>
-        new Promise<{ ok: boolean }>((_, reject) =>
-          ctx.signal.addEventListener("abort", () => (seen.aborted++, reject(ctx.signal.reason)), { once: true }),
-        ),
+      run: (_args, ctx) => new Promise<{ ok: boolean }>((_, reject) => ctx.signal.addEventListener("abort", () => (seen.aborted++, reject(ctx.signal.reason)), { once: true })),
     }),
   },
 });
@@ -34,7 +31,11 @@ afterAll(async () => {
 });
 
 const request = { toolName: "wait", argsJson: Buffer.from("{}"), configJson: Buffer.from("{}"), sessionId: "s", capabilityId: "waiting", threadId: "" };
-const failure = (p: Promise<unknown>) => p.then(() => expect.unreachable("the call answered"), (e: ServiceError) => e);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => expect.unreachable("the call answered"),
+    (e: ServiceError) => e,
+  );
 
 describe("the raw Invoke helper", () => {
   it("ends a call when Selu's client-side timer fires (CANCELLED, Timeout expired), and the handler's signal fires", async () => {

@@ -36,8 +36,7 @@ async function double(credentials: Record<string, string> = { PASSWORD: "pw", AP
   await orch.install(manifest, raw.address);
   return orch;
 }
-const validation = (problem: string) =>
-  `Tool argument validation failed for 'mail__send': ${problem}. Regenerate this tool call with a valid argument shape.`;
+const validation = (problem: string) => `Tool argument validation failed for 'mail__send': ${problem}. Regenerate this tool call with a valid argument shape.`;
 
 describe("Selu's schema check before dispatch", () => {
   let orch: Orchestrator;

@@ -74,7 +74,10 @@ describe("shared containers", () => {
     const raw = await rawCapability("{}", { delayMs: 400 });
     cleanup.push(() => raw.close());
     const orch = await double(shared(1), raw.address, { sharedSlotWaitMs: 100 });
-    const [first, second] = await orch.callBatch([{ tool: "box__work", args: {} }, { tool: "box__work", args: {} }]);
+    const [first, second] = await orch.callBatch([
+      { tool: "box__work", args: {} },
+      { tool: "box__work", args: {} },
+    ]);
     expect(first!.ok).toBe(true);
     expect(second).toEqual({ ok: false, error: "Tool error: Shared capability 'box' is at max concurrency — timed out waiting for a slot" });
   });
@@ -136,7 +139,10 @@ describe("dynamic discovery", () => {
     expect(call.sessionId).toMatch(/^discovery-dyn-[0-9a-f]{32}$/);
     expect(started[0]!.request.env).toEqual({ SELU_CAPABILITY_ID: "dyn", SELU_SESSION_ID: call.sessionId });
     expect({ tool: call.toolName, thread: call.threadId, args: call.argsJson.toString(), config: call.configJson.toString() }).toEqual({
-      tool: "list_tools", thread: "tool-discovery", args: "{}", config: '{"ADMIN_KEY":"k"}',
+      tool: "list_tools",
+      thread: "tool-discovery",
+      args: "{}",
+      config: '{"ADMIN_KEY":"k"}',
     });
     expect(started[0]!.stopped).toBe(true);
   });

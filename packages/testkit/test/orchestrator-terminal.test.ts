@@ -75,7 +75,13 @@ describe("terminal_on_success, as Selu runs it", () => {
       { tool: "studio__draft", args: { text: "b" } },
     ]);
     expect(outs.every((o) => o.ok && o.reply === undefined)).toBe(true);
-    expect(orch.transcript.filter((e) => e.kind === "result").slice(-2).map((e) => e.tool).sort()).toEqual(["studio__draft", "studio__publish"]);
+    expect(
+      orch.transcript
+        .filter((e) => e.kind === "result")
+        .slice(-2)
+        .map((e) => e.tool)
+        .sort(),
+    ).toEqual(["studio__draft", "studio__publish"]);
     expect(orch.transcript.slice(-4).some((e) => e.kind === "reply")).toBe(false);
   });
 

@@ -24,8 +24,7 @@ export function describeImapError(err: unknown, server: ServerAddress, stage: "l
   const said = failure.responseText ? `: the server said "${clip(failure.responseText)}"` : "";
   if (failure.authenticationFailed || failure.serverResponseCode === "AUTHENTICATIONFAILED") {
     return new ToolError(
-      `IMAP login to ${target} failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` +
-        "(many providers need an app password when two-factor sign-in is on)",
+      `IMAP login to ${target} failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` + "(many providers need an app password when two-factor sign-in is on)",
       { cause: err },
     );
   }
@@ -38,7 +37,9 @@ export function describeImapError(err: unknown, server: ServerAddress, stage: "l
   const code = failure.code ?? "";
   // imapflow's response bounds (MAIL_LIMITS.imap*) and a FETCH answered with messages nobody asked for.
   if (RESPONSE_TOO_LARGE.has(code)) {
-    return new ToolError(`the IMAP server ${target} sent more than this capability reads at once (${clip(failure.message ?? code)}); it is misbehaving or not an IMAP server, try again later`, { cause: err });
+    return new ToolError(`the IMAP server ${target} sent more than this capability reads at once (${clip(failure.message ?? code)}); it is misbehaving or not an IMAP server, try again later`, {
+      cause: err,
+    });
   }
   if (code === UNREQUESTED_MESSAGE) {
     return new ToolError(`the IMAP server ${target} sent more messages than were asked for (${clip(failure.message ?? "")}); it is misbehaving, try again later`, { cause: err });

@@ -8,10 +8,7 @@ import type { FetchMessageObject, FetchQueryObject, ImapFlow } from "imapflow";
 export async function fetchByUid(client: ImapFlow, mailbox: string, uid: number, query: FetchQueryObject): Promise<FetchMessageObject> {
   const message = await client.fetchOne(String(uid), { ...query, uid: true }, { uid: true });
   if (!message) {
-    throw new ToolError(
-      `mailbox ${JSON.stringify(mailbox)} has no message with uid ${uid} (moved or deleted?); ` +
-        "list_messages or search_messages give current uids",
-    );
+    throw new ToolError(`mailbox ${JSON.stringify(mailbox)} has no message with uid ${uid} (moved or deleted?); ` + "list_messages or search_messages give current uids");
   }
   return message;
 }

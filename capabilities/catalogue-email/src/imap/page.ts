@@ -24,14 +24,7 @@ interface Hits {
  * Searches each of `mailboxes` (opened read-only, so nothing is marked seen) and fetches the
  * summaries of one page of the hits. Only the page's messages are fetched, whatever the total.
  */
-export async function pageOfMessages(
-  client: ImapFlow,
-  mailboxes: readonly string[],
-  query: SearchObject,
-  limit: number,
-  offset: number,
-  label = mailboxes[0] ?? "*",
-): Promise<MessagePage> {
+export async function pageOfMessages(client: ImapFlow, mailboxes: readonly string[], query: SearchObject, limit: number, offset: number, label = mailboxes[0] ?? "*"): Promise<MessagePage> {
   const hits: Hits[] = [];
   for (const mailbox of mailboxes) {
     const lock = await client.getMailboxLock(mailbox, { readOnly: true });

@@ -6,7 +6,14 @@ describe("messageParts", () => {
     const parts = messageParts({
       type: "multipart/mixed",
       childNodes: [
-        { part: "1", type: "multipart/alternative", childNodes: [{ part: "1.1", type: "text/plain" }, { part: "1.2", type: "text/html" }] },
+        {
+          part: "1",
+          type: "multipart/alternative",
+          childNodes: [
+            { part: "1.1", type: "text/plain" },
+            { part: "1.2", type: "text/html" },
+          ],
+        },
         { part: "2", type: "application/pdf", encoding: "base64", size: 780, disposition: "attachment", dispositionParameters: { filename: "a.pdf" } },
         { part: "3", type: "image/png", id: "<logo>", parameters: { name: "logo.png" } },
         { part: "4", type: "text/plain", disposition: "attachment" },

@@ -27,7 +27,9 @@ export async function outgoingAttachments(list: readonly AttachmentArg[], artifa
     }
     total += file.size;
     if (total > MAIL_LIMITS.maxTotalAttachmentBytes) {
-      throw new ToolError(`attachments: together they pass the ${formatBytes(MAIL_LIMITS.maxTotalAttachmentBytes)} limit per message (mail providers refuse larger messages); send them in several messages`);
+      throw new ToolError(
+        `attachments: together they pass the ${formatBytes(MAIL_LIMITS.maxTotalAttachmentBytes)} limit per message (mail providers refuse larger messages); send them in several messages`,
+      );
     }
     if (!MIME.test(file.mimeType)) throw new ToolError(`${field}: ${JSON.stringify(file.mimeType.slice(0, 80))} is not a MIME type like application/pdf`);
     return { file, filename: file.filename.replace(UNSAFE_NAME_CHARS, "").split(/[\\/]/).pop() || `attachment-${i + 1}.bin` };

@@ -22,16 +22,12 @@ export function describeSmtpError(err: unknown, server: ServerAddress): unknown 
   const said = failure.response ? `: the server said "${clip(failure.response)}"` : "";
   // nodemailer drops a connection whose reply passes maxResponseSize (EPROTOCOL, but nothing was refused).
   if (/response exceeds maximum allowed size/i.test(failure.message ?? "")) {
-    return new ToolError(
-      `the SMTP server ${target} sent a reply longer than ${formatBytes(MAIL_LIMITS.smtpMaxReplyBytes)}; it is misbehaving or not an SMTP server, nothing was sent`,
-      { cause: err },
-    );
+    return new ToolError(`the SMTP server ${target} sent a reply longer than ${formatBytes(MAIL_LIMITS.smtpMaxReplyBytes)}; it is misbehaving or not an SMTP server, nothing was sent`, { cause: err });
   }
   switch (failure.code) {
     case "EAUTH":
       return new ToolError(
-        `SMTP login to ${target} failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` +
-          "(many providers need an app password when two-factor sign-in is on)",
+        `SMTP login to ${target} failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` + "(many providers need an app password when two-factor sign-in is on)",
         { cause: err },
       );
     case "ENOAUTH":
@@ -42,10 +38,7 @@ export function describeSmtpError(err: unknown, server: ServerAddress): unknown 
     case "EPROTOCOL":
       return new ToolError(`the SMTP server ${target} refused the message${said}; nothing was sent`, { cause: err });
     case "ETLS":
-      return new ToolError(
-        `TLS with the SMTP server ${target} failed (${clip(failure.message ?? "")}); check SMTP_SECURITY (starttls or tls) and SMTP_PORT`,
-        { cause: err },
-      );
+      return new ToolError(`TLS with the SMTP server ${target} failed (${clip(failure.message ?? "")}); check SMTP_SECURITY (starttls or tls) and SMTP_PORT`, { cause: err });
     case "ETIMEDOUT":
       return new ToolError(`the SMTP server ${target} did not answer in time; check SMTP_PORT and SMTP_SECURITY, or try again later`, { cause: err });
     case "ECONNECTION":

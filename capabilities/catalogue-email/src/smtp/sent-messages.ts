@@ -60,9 +60,6 @@ async function joined<T>(outcome: Promise<T>): Promise<T> {
     return await outcome;
   } catch (err) {
     if (err instanceof ToolError) throw err;
-    throw new ToolError(
-      "an identical send_email call was still running and did not finish (it was cancelled or timed out); check the Sent mailbox, then try again",
-      { cause: err },
-    );
+    throw new ToolError("an identical send_email call was still running and did not finish (it was cancelled or timed out); check the Sent mailbox, then try again", { cause: err });
   }
 }

@@ -28,9 +28,7 @@ export async function replyContext(client: ImapFlow, mailbox: string, uid: numbe
     const header = (message.headers ?? Buffer.alloc(0)).toString("utf8").replace(/\r?\n[ \t]+/g, " ");
     const references = (/^references:(.*)$/im.exec(header)?.[1] ?? "").match(/<[^<>\s]+>/g) ?? [];
     const chain = [...references.filter((id) => id !== messageId), messageId].slice(-MAX_REFERENCES);
-    const replyTo = (message.envelope?.replyTo?.length ? message.envelope.replyTo : (message.envelope?.from ?? []))
-      .filter((a) => a.address)
-      .map((a) => ({ name: a.name ?? "", address: a.address! }));
+    const replyTo = (message.envelope?.replyTo?.length ? message.envelope.replyTo : (message.envelope?.from ?? [])).filter((a) => a.address).map((a) => ({ name: a.name ?? "", address: a.address! }));
     if (replyTo.length === 0) throw new ToolError(`to: message ${uid} in ${JSON.stringify(mailbox)} has no From or Reply-To address to answer; give to`);
     return { messageId, references: chain, subject: message.envelope?.subject ?? "", replyTo };
   } finally {

@@ -39,12 +39,13 @@ export async function sendViaSmtp(ctx: Context, server: SmtpSettings, account: M
     debug: false,
     tls: { servername: server.host, minVersion: "TLSv1.2" },
     getSocket(_options, callback) {
-      ctx
-        .openTunnel(server.host, server.port, { tls: secure, signal: ctx.signal, timeoutMs: MAIL_LIMITS.connectTimeoutMs })
-        .then((connection) => {
+      ctx.openTunnel(server.host, server.port, { tls: secure, signal: ctx.signal, timeoutMs: MAIL_LIMITS.connectTimeoutMs }).then(
+        (connection) => {
           sockets.push(connection);
           callback(null, { connection, secured: secure });
-        }, (err: Error) => callback(err));
+        },
+        (err: Error) => callback(err),
+      );
     },
   });
   const onAbort = () => {

@@ -17,7 +17,12 @@ export const getAttachment = (tool: MailTool) =>
     input: z.object({
       mailbox: mailbox.default("INBOX"),
       uid,
-      attachment_id: z.string().min(1).max(64).regex(/^\d+(?:\.\d+)*$/, 'expected an attachment_id from get_message, like "2" or "1.2"').describe("The attachment's id from get_message"),
+      attachment_id: z
+        .string()
+        .min(1)
+        .max(64)
+        .regex(/^\d+(?:\.\d+)*$/, 'expected an attachment_id from get_message, like "2" or "1.2"')
+        .describe("The attachment's id from get_message"),
     }),
     policy: "allow",
     needs: [...IMAP_NEEDS],

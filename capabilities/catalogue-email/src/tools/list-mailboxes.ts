@@ -5,9 +5,7 @@ import { imapSession, type MailTool } from "./shared.js";
 /** list_mailboxes: every selectable mailbox with counts and special use (read-only). */
 export const listMailboxes = (tool: MailTool) =>
   tool({
-    description:
-      "Lists the account's mailboxes (folders) with their message and unread counts and special use " +
-      "(\\Sent, \\Trash, \\Archive, \\Junk, \\Drafts). Use the path with the other tools.",
+    description: "Lists the account's mailboxes (folders) with their message and unread counts and special use " + "(\\Sent, \\Trash, \\Archive, \\Junk, \\Drafts). Use the path with the other tools.",
     input: z.object({}),
     policy: "allow",
     needs: [...IMAP_NEEDS],

@@ -10,9 +10,7 @@ const FLAGS = { seen: "\\Seen", flagged: "\\Flagged", answered: "\\Answered" } a
 /** mark_messages: sets or clears \Seen, \Flagged, \Answered (policy ask). */
 export const markMessages = (tool: MailTool) =>
   tool({
-    description:
-      "Marks messages (mailbox + uids) as read or unread, flagged or not, answered or not. Give at " +
-      "least one of seen, flagged, answered; true sets the flag, false clears it.",
+    description: "Marks messages (mailbox + uids) as read or unread, flagged or not, answered or not. Give at " + "least one of seen, flagged, answered; true sets the flag, false clears it.",
     input: z.object({
       mailbox: mailbox.default("INBOX"),
       uids: uidList,

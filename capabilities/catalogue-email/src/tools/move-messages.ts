@@ -20,7 +20,7 @@ export const moveMessages = (tool: MailTool) =>
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
       return imapSession(ctx, async (client) => {
-        const target = (await client.list()).find((box) => box.path === args.destination || box.path.toLowerCase() === args.destination.toLowerCase() && args.destination.toUpperCase() === "INBOX");
+        const target = (await client.list()).find((box) => box.path === args.destination || (box.path.toLowerCase() === args.destination.toLowerCase() && args.destination.toUpperCase() === "INBOX"));
         if (!target || target.flags.has("\\Noselect")) {
           throw new ToolError(`destination: no mailbox named ${JSON.stringify(args.destination)}; list_mailboxes shows the names`);
         }

@@ -12,7 +12,7 @@ export const searchMessages = (tool: MailTool) =>
   tool({
     description:
       "Searches a mailbox on the server (IMAP SEARCH; all criteria must match, text matching is " +
-      "case-insensitive substring), or every mailbox but Trash, Junk and Drafts with mailbox \"*\". " +
+      'case-insensitive substring), or every mailbox but Trash, Junk and Drafts with mailbox "*". ' +
       "Returns the same page shape as list_messages, newest first per mailbox; each hit carries its " +
       "mailbox and uid for get_message.",
     input: z.object({

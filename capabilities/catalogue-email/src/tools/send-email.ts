@@ -29,10 +29,7 @@ const input = z.object({
     .optional()
     .describe("Send as a reply to this received message (mailbox + uid from list/search): sets In-Reply-To and References and marks it answered"),
   attachments: attachments({ description: "Files to attach (artifacts from earlier tool results), any type", max: MAIL_LIMITS.maxAttachments }).optional(),
-  save_to_sent: z
-    .boolean()
-    .default(false)
-    .describe("Also store a copy in the Sent mailbox over IMAP; for providers that don't do it themselves (Gmail and Outlook do)"),
+  save_to_sent: z.boolean().default(false).describe("Also store a copy in the Sent mailbox over IMAP; for providers that don't do it themselves (Gmail and Outlook do)"),
   resend: z.boolean().default(false).describe("Send even if an identical message was sent in this session in the last 15 minutes"),
 });
 
@@ -61,7 +58,22 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
       const body = await composeBody(args);
       const files = await outgoingAttachments(args.attachments ?? [], ctx.artifacts);
       const key = createHash("sha256")
-        .update(JSON.stringify([ctx.sessionId, ctx.threadId, args.to, args.cc, args.bcc, args.subject, args.text, args.html, args.markdown, args.reply_to, args.reply_to_message, files.map((f) => [f.filename, f.contentType, f.sha256])]))
+        .update(
+          JSON.stringify([
+            ctx.sessionId,
+            ctx.threadId,
+            args.to,
+            args.cc,
+            args.bcc,
+            args.subject,
+            args.text,
+            args.html,
+            args.markdown,
+            args.reply_to,
+            args.reply_to_message,
+            files.map((f) => [f.filename, f.contentType, f.sha256]),
+          ]),
+        )
         .update(args.resend ? randomBytes(16) : Buffer.alloc(0))
         .digest("hex");
 

@@ -120,8 +120,7 @@ export const unzipTool = (tool: FmTool, env: ToolEnv) =>
     async run({ source, attachments: files, destination, overwrite }, ctx) {
       if ((source === undefined) === (files === undefined)) throw new ToolError("source: give either source (a workspace file) or attachments (an attached ZIP), not both or neither");
       const to = pathArg(destination, "destination");
-      const extractFrom = (archive: ArchiveSource) =>
-        extract(env.fs, archive, to, budgetFor(env), env.options.unzip, overwrite, ctx.signal);
+      const extractFrom = (archive: ArchiveSource) => extract(env.fs, archive, to, budgetFor(env), env.options.unzip, overwrite, ctx.signal);
       let result;
       if (files) {
         const bytes = ctx.artifacts.read(files[0]!, "attachments[0]").bytes();

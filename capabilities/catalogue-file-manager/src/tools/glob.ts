@@ -32,7 +32,11 @@ function translate(glob: string): string {
       const end = glob.indexOf("}", i);
       if (end < 0) out += "\\{";
       else {
-        out += `(?:${glob.slice(i + 1, end).split(",").map(translate).join("|")})`;
+        out += `(?:${glob
+          .slice(i + 1, end)
+          .split(",")
+          .map(translate)
+          .join("|")})`;
         i = end;
       }
     } else out += /[.+^$()|\\]/.test(c) ? `\\${c}` : c;

@@ -10,9 +10,7 @@ const NL = 0x0a;
  * How a file's content is searched: bytes for a case-sensitive literal; for a regular expression, the
  * lines holding its required literal (`literal`, lowercase ASCII when `fold`), or else the whole text.
  */
-export type Matcher =
-  | { kind: "bytes"; needle: Buffer }
-  | { kind: "regex"; re: RegExp; literal?: Buffer | undefined; fold?: boolean };
+export type Matcher = { kind: "bytes"; needle: Buffer } | { kind: "regex"; re: RegExp; literal?: Buffer | undefined; fold?: boolean };
 
 /**
  * Searches one file of `size` bytes line by line in blocks read into `scratch.block` (one block and one partial
@@ -46,9 +44,11 @@ export async function grepFile(
     if (end === 0) end = data.length;
     const block = data.subarray(0, end);
     const result =
-      matcher.kind === "bytes" ? searchBytes(block, block, matcher.needle, undefined, lineBase, onMatch, !eof)
-      : matcher.literal ? searchBytes(block, folded ? lowerAscii(block, folded) : block, matcher.literal, matcher.re, lineBase, onMatch, !eof)
-      : searchText(block, matcher.re, lineBase, onMatch);
+      matcher.kind === "bytes"
+        ? searchBytes(block, block, matcher.needle, undefined, lineBase, onMatch, !eof)
+        : matcher.literal
+          ? searchBytes(block, folded ? lowerAscii(block, folded) : block, matcher.literal, matcher.re, lineBase, onMatch, !eof)
+          : searchText(block, matcher.re, lineBase, onMatch);
     if (result === false) return false;
     lineBase = result;
     if (eof) return true;

@@ -44,22 +44,29 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
         try {
           opened = await env.fs.openFile(parts, "path");
         } catch (err) {
-          if (err instanceof PathError) return skipped++, true;
+          if (err instanceof PathError) return (skipped++, true);
           throw err;
         }
         try {
           const head = Buffer.alloc(8192);
           const { bytesRead } = await opened.handle.read(head, 0, head.length, 0);
-          if (head.subarray(0, bytesRead).includes(0)) return skipped++, true;
+          if (head.subarray(0, bytesRead).includes(0)) return (skipped++, true);
           filesSearched++;
-          return await grepFile(opened.handle, opened.stat.size, matcher, (line, text) => {
-            const shown = text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text;
-            const match = { path, line, text: shown };
-            used += Buffer.byteLength(JSON.stringify(match)) + 1;
-            if (matches.length >= args.max_matches || used > RESULT_BUDGET_BYTES) return (truncated = true), false;
-            matches.push(match);
-            return true;
-          }, (scratch ??= { block: Buffer.allocUnsafeSlow(matcher.kind === "bytes" || matcher.literal ? GREP_BLOCK_BYTES : GREP_TEXT_BLOCK_BYTES) }), ctx.signal);
+          return await grepFile(
+            opened.handle,
+            opened.stat.size,
+            matcher,
+            (line, text) => {
+              const shown = text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}…` : text;
+              const match = { path, line, text: shown };
+              used += Buffer.byteLength(JSON.stringify(match)) + 1;
+              if (matches.length >= args.max_matches || used > RESULT_BUDGET_BYTES) return ((truncated = true), false);
+              matches.push(match);
+              return true;
+            },
+            (scratch ??= { block: Buffer.allocUnsafeSlow(matcher.kind === "bytes" || matcher.literal ? GREP_BLOCK_BYTES : GREP_TEXT_BLOCK_BYTES) }),
+            ctx.signal,
+          );
         } finally {
           await opened.handle.close();
         }
@@ -72,7 +79,7 @@ export const grep = (tool: FmTool, env: ToolEnv) =>
         let visited = 0;
         const exclusion = excluder(start, args.exclude);
         await walk(env.fs, start, "path", { maxDepth: 64, signal: ctx.signal, ...(exclusion ? { exclude: exclusion } : {}) }, async (entry) => {
-          if (++visited > env.options.maxWalkEntries) return (truncated = true), "stop";
+          if (++visited > env.options.maxWalkEntries) return ((truncated = true), "stop");
           if (entry.kind !== "file") return;
           if (include && !include(entry.parts.slice(start.length).join("/"))) return;
           return (await searchOne(entry.parts, entry.path)) ? undefined : "stop";

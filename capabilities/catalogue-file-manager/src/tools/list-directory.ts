@@ -32,10 +32,12 @@ export const listDirectory = (tool: FmTool, env: ToolEnv) =>
         const stat = async (list: typeof rows) => {
           for (let i = 0; i < list.length; i += STAT_BATCH) {
             ctx.signal.throwIfAborted();
-            await Promise.all(list.slice(i, i + STAT_BATCH).map(async (row) => {
-              const s = await lstat(at(dir.handle, row.name)).catch(() => undefined);
-              if (s) Object.assign(row, { size: s.isFile() ? s.size : 0, modified: s.mtimeMs });
-            }));
+            await Promise.all(
+              list.slice(i, i + STAT_BATCH).map(async (row) => {
+                const s = await lstat(at(dir.handle, row.name)).catch(() => undefined);
+                if (s) Object.assign(row, { size: s.isFile() ? s.size : 0, modified: s.mtimeMs });
+              }),
+            );
           }
         };
         if (statAll) await stat(rows);

@@ -23,12 +23,14 @@ export const remoteList = (tool: FmTool, _env: ToolEnv) =>
     }),
     policy: "allow",
     async run({ path, offset }, ctx) {
-      const entries = (await dav(ctx).list(path, ctx.signal)).map((e) => ({
-        name: e.href.replace(/\/$/, "").split("/").at(-1) ?? "",
-        type: e.directory ? "directory" : "file",
-        ...(e.directory || e.size === null ? {} : { size: e.size }),
-        ...(e.modified ? { modified: e.modified } : {}),
-      })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const entries = (await dav(ctx).list(path, ctx.signal))
+        .map((e) => ({
+          name: e.href.replace(/\/$/, "").split("/").at(-1) ?? "",
+          type: e.directory ? "directory" : "file",
+          ...(e.directory || e.size === null ? {} : { size: e.size }),
+          ...(e.modified ? { modified: e.modified } : {}),
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const page = entries.slice(offset);
       const fit = countWithin(page);
       return { path, total: entries.length, offset, next_offset: offset + fit < entries.length ? offset + fit : null, entries: page.slice(0, fit) };

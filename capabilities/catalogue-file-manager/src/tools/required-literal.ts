@@ -27,8 +27,16 @@ export function requiredLiteral(source: string): string | undefined {
       if (escaped !== undefined && isOptional(source, i)) end();
       continue;
     }
-    if (c === "(") { depth++; end(); continue; }
-    if (c === ")") { depth--; end(); continue; }
+    if (c === "(") {
+      depth++;
+      end();
+      continue;
+    }
+    if (c === ")") {
+      depth--;
+      end();
+      continue;
+    }
     if (c === "|") {
       if (depth === 0) return undefined;
       continue;
@@ -44,8 +52,14 @@ export function requiredLiteral(source: string): string | undefined {
       i += quantifier[0].length - 1;
       continue;
     }
-    if (SPECIAL.has(c) || depth > 0) { end(); continue; }
-    if (optional) { end(); continue; }
+    if (SPECIAL.has(c) || depth > 0) {
+      end();
+      continue;
+    }
+    if (optional) {
+      end();
+      continue;
+    }
     run += c;
     if (next === "+") end();
   }

@@ -15,7 +15,10 @@ export function unifiedDiff(path: string, before: string, after: string, context
   const out = [`--- a/${path}`, `+++ b/${path}`];
   let i = 0;
   while (i < ops.length) {
-    if (ops[i]!.kind === " ") { i++; continue; }
+    if (ops[i]!.kind === " ") {
+      i++;
+      continue;
+    }
     let start = Math.max(0, i - context);
     let end = i;
     // Extend the hunk while the next change is within 2·context unchanged lines.
@@ -51,11 +54,7 @@ function diffLines(a: readonly string[], b: readonly string[]): Op[] {
   let tail = 0;
   while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
   const middle = myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail));
-  return [
-    ...a.slice(0, head).map((line) => ({ kind: " " as const, line })),
-    ...middle,
-    ...a.slice(a.length - tail).map((line) => ({ kind: " " as const, line })),
-  ];
+  return [...a.slice(0, head).map((line) => ({ kind: " " as const, line })), ...middle, ...a.slice(a.length - tail).map((line) => ({ kind: " " as const, line }))];
 }
 
 function myers(a: readonly string[], b: readonly string[]): Op[] {

@@ -6,8 +6,7 @@ import { walk, type WalkEntry } from "../workspace/walk.js";
 import { anyGlob, globMatcher } from "./glob.js";
 import { cutUtf8, pathArg, RESULT_BUDGET_BYTES, type FmTool, type ToolEnv } from "./shared.js";
 
-const excludeArg = z.array(z.string().min(1).max(200)).max(50).optional()
-  .describe('Glob patterns to leave out, e.g. ["node_modules", "*.log"]; a pattern without "/" matches a name at any depth');
+const excludeArg = z.array(z.string().min(1).max(200)).max(50).optional().describe('Glob patterns to leave out, e.g. ["node_modules", "*.log"]; a pattern without "/" matches a name at any depth');
 
 /** A walk's exclusion test on paths relative to its start. */
 export function excluder(start: readonly string[], patterns: readonly string[] | undefined): ((e: WalkEntry) => boolean) | undefined {
@@ -82,11 +81,11 @@ export const searchFiles = (tool: FmTool, env: ToolEnv) =>
       let visited = 0;
       const exclusion = excluder(start, exclude);
       await walk(env.fs, start, "path", { maxDepth: 64, signal: ctx.signal, ...(exclusion ? { exclude: exclusion } : {}) }, (entry) => {
-        if (++visited > env.options.maxWalkEntries) return (truncated = true), "stop";
+        if (++visited > env.options.maxWalkEntries) return ((truncated = true), "stop");
         if (!match(entry.parts.slice(start.length).join("/"))) return;
         const shown = entry.kind === "directory" ? `${entry.path}/` : entry.path;
         used += Buffer.byteLength(shown) + 4;
-        if (matches.length >= max_results || used > RESULT_BUDGET_BYTES) return (truncated = true), "stop";
+        if (matches.length >= max_results || used > RESULT_BUDGET_BYTES) return ((truncated = true), "stop");
         matches.push(shown);
       });
       return { pattern: cutUtf8(pattern, 200).text, matches, truncated };

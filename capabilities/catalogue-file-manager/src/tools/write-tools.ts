@@ -38,10 +38,16 @@ export const editFile = (tool: FmTool, env: ToolEnv) =>
       "make it unique). Returns a unified diff; with dry_run: true nothing is written.",
     input: z.object({
       path: z.string().min(1).describe("File relative to the workspace root"),
-      edits: z.array(z.object({
-        old_text: z.string().min(1).describe("Text to replace, exactly as in the file"),
-        new_text: z.string().describe("Replacement text"),
-      })).min(1).max(50).describe("Replacements, applied in order"),
+      edits: z
+        .array(
+          z.object({
+            old_text: z.string().min(1).describe("Text to replace, exactly as in the file"),
+            new_text: z.string().describe("Replacement text"),
+          }),
+        )
+        .min(1)
+        .max(50)
+        .describe("Replacements, applied in order"),
       dry_run: z.boolean().default(false).describe("Only show the diff"),
     }),
     policy: "ask",
@@ -126,8 +132,7 @@ export const copyTool = (tool: FmTool, env: ToolEnv) =>
 /** delete: a file, a link, an empty directory, or a tree with recursive: true (asks first). */
 export const deleteTool = (tool: FmTool, env: ToolEnv) =>
   tool({
-    description:
-      "Deletes a file or link (never what a link points to), or a directory: an empty one as is, one with contents only with recursive: true.",
+    description: "Deletes a file or link (never what a link points to), or a directory: an empty one as is, one with contents only with recursive: true.",
     input: z.object({
       path: z.string().min(1).describe("What to delete"),
       recursive: z.boolean().default(false).describe("Delete a directory with everything in it"),

@@ -29,10 +29,16 @@ export async function move(fs: SecureFs, from: readonly string[], to: readonly s
 function renameError(err: unknown, from: readonly string[], to: readonly string[]): Error {
   const [a, b] = [displayPath(from), displayPath(to)];
   switch (errnoOf(err)) {
-    case "EINVAL": return new PathError(`destination: ${b} is inside ${a}; a directory can't be moved into itself`);
-    case "EISDIR": return new PathError(`destination: ${b} is a directory; a file can't replace it`);
-    case "ENOTDIR": return new PathError(`destination: ${b} is a file; a directory can't replace it`);
-    case "ENOTEMPTY": case "EEXIST": return new PathError(`destination: ${b} is a directory that is not empty`);
-    default: return err instanceof Error ? err : new Error(String(err));
+    case "EINVAL":
+      return new PathError(`destination: ${b} is inside ${a}; a directory can't be moved into itself`);
+    case "EISDIR":
+      return new PathError(`destination: ${b} is a directory; a file can't replace it`);
+    case "ENOTDIR":
+      return new PathError(`destination: ${b} is a file; a directory can't replace it`);
+    case "ENOTEMPTY":
+    case "EEXIST":
+      return new PathError(`destination: ${b} is a directory that is not empty`);
+    default:
+      return err instanceof Error ? err : new Error(String(err));
   }
 }

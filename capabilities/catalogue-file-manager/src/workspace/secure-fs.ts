@@ -45,10 +45,7 @@ export class SecureFs {
   root(): Promise<FileHandle> {
     this.#root ??= open(this.rootPath, C.O_RDONLY | C.O_DIRECTORY).catch((err: unknown) => {
       this.#root = undefined;
-      throw new PathError(
-        `the workspace ${this.rootPath} can't be opened (${errnoOf(err) ?? "error"}); the capability needs Selu's ` +
-          "workspace volume (class environment, filesystem workspace)",
-      );
+      throw new PathError(`the workspace ${this.rootPath} can't be opened (${errnoOf(err) ?? "error"}); the capability needs Selu's ` + "workspace volume (class environment, filesystem workspace)");
     });
     return this.#root;
   }
@@ -159,11 +156,17 @@ function refuseUnlessFile(stat: Stats, parts: readonly string[], field: string):
 function openError(err: unknown, parts: readonly string[], field: string): Error {
   const path = displayPath(parts);
   switch (errnoOf(err)) {
-    case "ENOENT": return new PathError(`${field}: ${path} does not exist`);
-    case "ELOOP": return new PathError(`${field}: ${path} is a symbolic link; links are never followed`);
-    case "ENXIO": return new PathError(`${field}: ${path} is a socket or device; only regular files and directories are handled`);
-    case "EACCES": case "EPERM": return new PathError(`${field}: ${path} can't be read (permission denied)`);
-    default: return err instanceof Error ? err : new Error(String(err));
+    case "ENOENT":
+      return new PathError(`${field}: ${path} does not exist`);
+    case "ELOOP":
+      return new PathError(`${field}: ${path} is a symbolic link; links are never followed`);
+    case "ENXIO":
+      return new PathError(`${field}: ${path} is a socket or device; only regular files and directories are handled`);
+    case "EACCES":
+    case "EPERM":
+      return new PathError(`${field}: ${path} can't be read (permission denied)`);
+    default:
+      return err instanceof Error ? err : new Error(String(err));
   }
 }
 

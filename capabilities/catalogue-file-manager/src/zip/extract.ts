@@ -58,12 +58,17 @@ export async function extract(
       result.directories++;
       continue;
     }
-    const content = entryContent(source, entry, {
-      maxBytes: budget.quotas.maxFileBytes,
-      maxRatio: limits.maxRatio,
-      ratioGraceBytes: 1024 * 1024,
-      label,
-    }, signal);
+    const content = entryContent(
+      source,
+      entry,
+      {
+        maxBytes: budget.quotas.maxFileBytes,
+        maxRatio: limits.maxRatio,
+        ratioGraceBytes: 1024 * 1024,
+        label,
+      },
+      signal,
+    );
     try {
       result.bytes += await writeAtomic(fs, parts, content, budget, label, { overwrite, createParents: true }, signal);
     } catch (err) {

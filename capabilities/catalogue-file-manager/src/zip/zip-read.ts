@@ -32,7 +32,11 @@ export async function readCentralDirectory(source: ArchiveSource, maxEntries: nu
   const tailLength = Math.min(source.size, END_MIN + MAX_COMMENT);
   const tail = await source.read(source.size - tailLength, tailLength);
   let end = -1;
-  for (let i = tail.length - END_MIN; i >= 0; i--) if (tail.readUInt32LE(i) === SIG.end) { end = i; break; }
+  for (let i = tail.length - END_MIN; i >= 0; i--)
+    if (tail.readUInt32LE(i) === SIG.end) {
+      end = i;
+      break;
+    }
   if (end < 0) throw new ToolError("the file is not a ZIP archive (no end of central directory record)");
   const count = tail.readUInt16LE(end + 10);
   const size = tail.readUInt32LE(end + 12);
@@ -97,7 +101,8 @@ const CHUNK = 64 * 1024;
 /** Streams an entry's content, inflated and checked: bounds while inflating, then its CRC-32. */
 export async function* entryContent(source: ArchiveSource, entry: ZipEntry, limits: InflateLimits, signal?: AbortSignal): AsyncGenerator<Buffer> {
   if (entry.encrypted) throw new ToolError(`${limits.label}: is encrypted; encrypted archives are not supported`);
-  if (entry.method !== METHOD.stored && entry.method !== METHOD.deflated) throw new ToolError(`${limits.label}: uses compression method ${entry.method}; only stored and deflated entries are supported`);
+  if (entry.method !== METHOD.stored && entry.method !== METHOD.deflated)
+    throw new ToolError(`${limits.label}: uses compression method ${entry.method}; only stored and deflated entries are supported`);
   const header = await source.read(entry.localOffset, 30);
   if (header.length < 30 || header.readUInt32LE(0) !== SIG.local) throw new ToolError(`${limits.label}: the archive is damaged (no local header where the directory points)`);
   const start = entry.localOffset + 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
@@ -143,7 +148,7 @@ export async function* entryContent(source: ArchiveSource, entry: ZipEntry, limi
       await feeding;
     }
   }
-  if (produced !== entry.size || (crc >>> 0) !== entry.crc) throw new ToolError(`${limits.label}: the extracted data does not match the archive's size or checksum (the archive is damaged)`);
+  if (produced !== entry.size || crc >>> 0 !== entry.crc) throw new ToolError(`${limits.label}: the extracted data does not match the archive's size or checksum (the archive is damaged)`);
 }
 
 async function* readRange(source: ArchiveSource, start: number, length: number, signal?: AbortSignal): AsyncGenerator<Buffer> {

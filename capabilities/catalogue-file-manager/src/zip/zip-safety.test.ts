@@ -30,7 +30,12 @@ const outsideUntouched = () => {
 
 describe("zip-slip", () => {
   it("refuses an entry named ../../evil.txt and writes nothing, not even the entries before it", async () => {
-    await expect(unzip([{ name: "ok.txt", data: Buffer.from("ok") }, { name: "../../evil.txt", data: Buffer.from("x") }])).rejects.toThrow(/entry "\.\.\/\.\.\/evil\.txt": .* contains "\.\."/);
+    await expect(
+      unzip([
+        { name: "ok.txt", data: Buffer.from("ok") },
+        { name: "../../evil.txt", data: Buffer.from("x") },
+      ]),
+    ).rejects.toThrow(/entry "\.\.\/\.\.\/evil\.txt": .* contains "\.\."/);
     expect(existsSync(join(world.root, "dest", "ok.txt"))).toBe(false);
     outsideUntouched();
   });
@@ -52,13 +57,19 @@ describe("zip-slip", () => {
 
 describe("links in archives", () => {
   it("skips a symlink entry instead of creating it", async () => {
-    const result = await unzip([{ name: "link", data: Buffer.from(world.secret), mode: 0o120777 }, { name: "a.txt", data: Buffer.from("a") }]);
+    const result = await unzip([
+      { name: "link", data: Buffer.from(world.secret), mode: 0o120777 },
+      { name: "a.txt", data: Buffer.from("a") },
+    ]);
     expect(result.skipped).toEqual([{ entry: "link", reason: "a symbolic link; links are never extracted" }]);
     expect(readdirSync(join(world.root, "dest"))).toEqual(["a.txt"]);
   });
 
   it("writes link/x into a real directory when an archive's link entry precedes it (no write through the link)", async () => {
-    await unzip([{ name: "link", data: Buffer.from(world.outside), mode: 0o120777 }, { name: "link/pwned.txt", data: Buffer.from("x") }]);
+    await unzip([
+      { name: "link", data: Buffer.from(world.outside), mode: 0o120777 },
+      { name: "link/pwned.txt", data: Buffer.from("x") },
+    ]);
     expect(readFileSync(join(world.root, "dest", "link", "pwned.txt"), "utf8")).toBe("x");
     outsideUntouched();
   });

@@ -35,7 +35,16 @@ export async function* zipStream(sources: AsyncIterable<ZipSource> | Iterable<Zi
     signal?.throwIfAborted();
     if (written.length >= MAX_ENTRIES) throw new Error(`an archive can hold at most ${MAX_ENTRIES} entries`);
     const name = Buffer.from(source.directory ? `${source.name}/` : source.name, "utf8");
-    const entry: Written = { name, directory: source.directory, method: source.directory ? METHOD.stored : METHOD.deflated, crc: 0, compressed: 0, size: 0, offset, time: dosDateTime(source.modified) };
+    const entry: Written = {
+      name,
+      directory: source.directory,
+      method: source.directory ? METHOD.stored : METHOD.deflated,
+      crc: 0,
+      compressed: 0,
+      size: 0,
+      offset,
+      time: dosDateTime(source.modified),
+    };
     yield emit(localHeader(entry));
     if (!source.directory && source.content) {
       const deflate = createDeflateRaw({ level: 6 });

@@ -49,11 +49,7 @@ export function sniffImage(bytes: Buffer): (Omit<LoadedImage, "bytes" | "png"> &
  * the pixel limit before pdfkit decodes it. pdfkit embeds image data mostly as it is, so images larger in
  * all than the output cap can't make a PDF within it: loading stops as soon as they pass it.
  */
-export async function loadImages(
-  doc: PreparedDocument,
-  files: readonly AttachmentArg[],
-  ctx: Pick<ToolContext, "artifacts" | "http" | "signal" | "limits">,
-): Promise<Map<string, LoadedImage>> {
+export async function loadImages(doc: PreparedDocument, files: readonly AttachmentArg[], ctx: Pick<ToolContext, "artifacts" | "http" | "signal" | "limits">): Promise<Map<string, LoadedImage>> {
   const images = new Map<string, LoadedImage>();
   const cap = ctx.limits.maxArtifactBytes;
   let total = 0;
@@ -97,12 +93,7 @@ export function sourceKey(source: ImageSource): string {
   return "attachmentIndex" in source ? `attachment:${source.attachmentIndex}` : `url:${source.url.href}`;
 }
 
-async function fetchBytes(
-  source: ImageSource,
-  field: string,
-  files: readonly AttachmentArg[],
-  ctx: Pick<ToolContext, "artifacts" | "http" | "signal">,
-): Promise<{ bytes: Buffer; what: string }> {
+async function fetchBytes(source: ImageSource, field: string, files: readonly AttachmentArg[], ctx: Pick<ToolContext, "artifacts" | "http" | "signal">): Promise<{ bytes: Buffer; what: string }> {
   if ("attachmentIndex" in source) {
     const at = `attachments[${source.attachmentIndex}]`;
     const file = ctx.artifacts.read(files[source.attachmentIndex]!, at);

@@ -6,7 +6,14 @@ const run = (text: string, style: Partial<{ bold: boolean; italic: boolean; code
 describe("parseInline", () => {
   it("reads bold, italic, code and links", () => {
     expect(parseInline("a **b** *c* `d` [e](https://x.org/p?q=1)")).toEqual([
-      run("a "), run("b", { bold: true }), run(" "), run("c", { italic: true }), run(" "), run("d", { code: true }), run(" "), run("e", { link: "https://x.org/p?q=1" }),
+      run("a "),
+      run("b", { bold: true }),
+      run(" "),
+      run("c", { italic: true }),
+      run(" "),
+      run("d", { code: true }),
+      run(" "),
+      run("e", { link: "https://x.org/p?q=1" }),
     ]);
   });
 

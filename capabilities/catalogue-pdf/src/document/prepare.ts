@@ -44,7 +44,10 @@ export interface PreparedDocument {
  */
 export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record<FontKey, GlyphSource>>): PreparedDocument {
   const p = new Preparer(fonts, args.attachments?.length ?? 0);
-  const byline = [args.author, args.date].map((s) => s?.trim()).filter(Boolean).join(" · ");
+  const byline = [args.author, args.date]
+    .map((s) => s?.trim())
+    .filter(Boolean)
+    .join(" · ");
   const doc: PreparedDocument = {
     title: p.plain(args.title, "title", ["bold"]),
     ...(args.subtitle ? { subtitle: p.plain(args.subtitle, "subtitle", ["regular"]) } : {}),
@@ -54,9 +57,7 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
     sections: args.sections.map((section, s) => ({
       // Headings appear bold in the text and regular in the table of contents.
       heading: p.plain(section.heading, `sections[${s}].heading`, ["bold", "regular"]),
-      blocks: section.content.map((item, b) =>
-        p.block(typeof item === "string" ? { type: "paragraph", text: item } : item, `sections[${s}].content[${b}]`),
-      ),
+      blocks: section.content.map((item, b) => p.block(typeof item === "string" ? { type: "paragraph", text: item } : item, `sections[${s}].content[${b}]`)),
     })),
     imageCount: 0,
   };

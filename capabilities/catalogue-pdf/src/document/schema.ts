@@ -33,17 +33,24 @@ const listItemText = z.string().min(1).max(L.maxBlockChars);
 // which not every model provider accepts in tool schemas.
 function listItemAt(depth: number): z.ZodType<string | ListItemInput> {
   if (depth >= L.maxListDepth) {
-    return z.string({ error: `expected a string: lists nest at most ${L.maxListDepth} levels deep` }).min(1).max(L.maxBlockChars);
+    return z
+      .string({ error: `expected a string: lists nest at most ${L.maxListDepth} levels deep` })
+      .min(1)
+      .max(L.maxBlockChars);
   }
   return z.union(
     [
-    listItemText,
-    z
-      .object({
-        text: listItemText.describe(`The item's text. ${INLINE}`),
-        items: z.array(listItemAt(depth + 1)).min(1).optional().describe("Nested items"),
-      })
-      .strict(),
+      listItemText,
+      z
+        .object({
+          text: listItemText.describe(`The item's text. ${INLINE}`),
+          items: z
+            .array(listItemAt(depth + 1))
+            .min(1)
+            .optional()
+            .describe("Nested items"),
+        })
+        .strict(),
     ],
     { error: explainUnion("expected a string or {text, items}") },
   );
@@ -53,10 +60,7 @@ const listItem = listItemAt(1);
 const list = z.object({
   type: z.literal("list"),
   ordered: z.boolean().optional().describe("true for a numbered list (default: bullets)"),
-  items: z
-    .array(listItem)
-    .min(1)
-    .describe(`Items: a string, or {text, items} for an item with nested items (up to ${L.maxListDepth} levels)`),
+  items: z.array(listItem).min(1).describe(`Items: a string, or {text, items} for an item with nested items (up to ${L.maxListDepth} levels)`),
 });
 
 const column = z
@@ -99,19 +103,9 @@ const pageBreak = z.object({ type: z.literal("page_break") });
 
 const BLOCK_TYPES = "paragraph, list, table, quote, code, image or page_break";
 
-const block = z.discriminatedUnion(
-  "type",
-  [
-  paragraph.strict(),
-  list.strict(),
-  table.strict(),
-  quote.strict(),
-  code.strict(),
-  image.strict(),
-  pageBreak.strict(),
-  ],
-  { error: (issue) => (issue.code === "invalid_union" ? `expected ${BLOCK_TYPES}` : undefined) },
-);
+const block = z.discriminatedUnion("type", [paragraph.strict(), list.strict(), table.strict(), quote.strict(), code.strict(), image.strict(), pageBreak.strict()], {
+  error: (issue) => (issue.code === "invalid_union" ? `expected ${BLOCK_TYPES}` : undefined),
+});
 
 const section = z
   .object({
@@ -128,8 +122,7 @@ const NAME_CHAR = "\\w\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u04FF";
 const PDF_FILENAME = new RegExp(`^[${NAME_CHAR}][${NAME_CHAR} .()-]{0,95}\\.pdf$`);
 
 /** A plain file name ending in .pdf: no directories, no leading dot. */
-export const pdfFilename = (example: string) =>
-  z.string().regex(PDF_FILENAME, `expected a plain file name ending in .pdf, e.g. ${example}`);
+export const pdfFilename = (example: string) => z.string().regex(PDF_FILENAME, `expected a plain file name ending in .pdf, e.g. ${example}`);
 
 const isoDate = z
   .string()
@@ -150,9 +143,7 @@ export const createDocumentInput = z.object({
     .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, "expected a language tag such as en, de-CH or el")
     .optional()
     .describe("Language of the text as a BCP 47 tag (e.g. en, de-CH), stored in the PDF for screen readers"),
-  filename: pdfFilename("report.pdf")
-    .optional()
-    .describe("File name, e.g. quarterly-report.pdf (default: from the title)"),
+  filename: pdfFilename("report.pdf").optional().describe("File name, e.g. quarterly-report.pdf (default: from the title)"),
   page_size: z.enum(["A4", "Letter"]).optional().describe("Paper size (default A4)"),
   orientation: z.enum(["portrait", "landscape"]).optional().describe("Default portrait"),
   table_of_contents: z.boolean().optional().describe("Add a table of contents after the title (default false)"),

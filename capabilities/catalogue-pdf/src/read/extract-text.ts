@@ -56,11 +56,8 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
       result.files.push({ filename: input.filename, total_pages: pageCount });
       result.total_pages += pageCount;
       // Without a range, reading stops at the page limit (and the character cap) with truncated set.
-      const tooMany = (count: number) =>
-        new ToolError(`pages: asks for ${count} pages of ${input.field}; at most ${PDF_LIMITS.maxExtractPages} are read per call, give a smaller range`);
-      const wanted = range
-        ? parsePageRanges(range, pageCount, "pages", PDF_LIMITS.maxExtractPages, tooMany)
-        : [...Array(Math.min(pageCount, PDF_LIMITS.maxExtractPages)).keys()];
+      const tooMany = (count: number) => new ToolError(`pages: asks for ${count} pages of ${input.field}; at most ${PDF_LIMITS.maxExtractPages} are read per call, give a smaller range`);
+      const wanted = range ? parsePageRanges(range, pageCount, "pages", PDF_LIMITS.maxExtractPages, tooMany) : [...Array(Math.min(pageCount, PDF_LIMITS.maxExtractPages)).keys()];
       if (!range && pageCount > PDF_LIMITS.maxExtractPages) result.truncated = true;
       for (const pageIndex of wanted) {
         if (budget <= 0 || bytesLeft <= 0) {

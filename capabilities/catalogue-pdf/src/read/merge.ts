@@ -30,7 +30,11 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, room, tooMany) : [...Array(count).keys()];
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();
-    const copied = await merged.copyPages(source, indexes).catch((err: unknown) => damagedIfThrows(input, () => { throw err; }));
+    const copied = await merged.copyPages(source, indexes).catch((err: unknown) =>
+      damagedIfThrows(input, () => {
+        throw err;
+      }),
+    );
     for (const page of copied) merged.addPage(page);
     // pdf-lib works synchronously on each file: give other calls and cancellation a turn in between.
     await new Promise((resolve) => setImmediate(resolve));

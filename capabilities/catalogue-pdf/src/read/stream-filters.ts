@@ -123,7 +123,10 @@ export const runLength: Decoder = async (input, cap, keep) => {
 /** ASCIIHexDecode: never larger than its input. */
 export const asciiHex: Decoder = async (input) => {
   const end = input.indexOf(">");
-  const hex = input.subarray(0, end < 0 ? input.length : end).toString("latin1").replace(/[^0-9a-fA-F]/g, "");
+  const hex = input
+    .subarray(0, end < 0 ? input.length : end)
+    .toString("latin1")
+    .replace(/[^0-9a-fA-F]/g, "");
   const bytes = Buffer.from(hex.length % 2 ? `${hex}0` : hex, "hex");
   return { size: bytes.length, bytes };
 };
@@ -131,7 +134,10 @@ export const asciiHex: Decoder = async (input) => {
 /** ASCII85Decode: never larger than 5/4 of its input ("z" is 4 zero bytes for 1). */
 export const ascii85: Decoder = async (input, cap) => {
   const end = input.indexOf("~>");
-  const text = input.subarray(0, end < 0 ? input.length : end).toString("latin1").replace(/\s/g, "");
+  const text = input
+    .subarray(0, end < 0 ? input.length : end)
+    .toString("latin1")
+    .replace(/\s/g, "");
   const out: number[] = [];
   let group: number[] = [];
   const flush = (count: number) => {

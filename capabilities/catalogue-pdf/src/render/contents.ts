@@ -37,8 +37,16 @@ export function fillContents(doc: Doc, prepared: PreparedDocument, slots: readon
     const numberWidth = drawLine(doc, String(pageOf[s]! + 1), "regular", left + width, slot.y, { size: STYLE.body, alignRight: true, goTo });
     const headingWidth = drawLine(doc, prepared.sections[s]!.heading, "regular", left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, goTo });
     const dotsY = slot.y + doc.currentLineHeight(true) * 0.72;
-    doc.save().moveTo(left + headingWidth + 6, dotsY).lineTo(left + width - numberWidth - 6, dotsY)
-      .lineWidth(0.6).dash(0.6, { space: 2.4 }).strokeColor(STYLE.muted).stroke().undash().restore();
+    doc
+      .save()
+      .moveTo(left + headingWidth + 6, dotsY)
+      .lineTo(left + width - numberWidth - 6, dotsY)
+      .lineWidth(0.6)
+      .dash(0.6, { space: 2.4 })
+      .strokeColor(STYLE.muted)
+      .stroke()
+      .undash()
+      .restore();
   });
 }
 

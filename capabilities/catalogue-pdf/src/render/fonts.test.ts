@@ -12,7 +12,10 @@ describe("splitByScript", () => {
   });
 
   it("puts leading punctuation in the Latin instance", () => {
-    expect(splitByScript("« Ω »")).toEqual([{ text: "« ", script: "latin" }, { text: "Ω »", script: "greek" }]);
+    expect(splitByScript("« Ω »")).toEqual([
+      { text: "« ", script: "latin" },
+      { text: "Ω »", script: "greek" },
+    ]);
   });
 });
 

@@ -9,8 +9,7 @@ export function collectOutput(doc: Doc, maxBytes: number) {
   const chunks: Buffer[] = [];
   let size = 0;
   let over = false;
-  const tooLarge = () =>
-    new ToolError(`the PDF would be larger than the ${formatBytes(maxBytes)} limit for a file; use fewer or smaller images, or split the document`);
+  const tooLarge = () => new ToolError(`the PDF would be larger than the ${formatBytes(maxBytes)} limit for a file; use fewer or smaller images, or split the document`);
   let settle: { resolve: (b: Buffer) => void; reject: (e: unknown) => void } | undefined;
   const done = new Promise<Buffer>((resolve, reject) => (settle = { resolve, reject }));
   done.catch(() => {});

@@ -19,7 +19,14 @@ export function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNum
     if (prepared.header && i > range.start) {
       const headerY = margins.top - 30;
       drawLine(doc, prepared.header, "regular", left, headerY, { ...style, maxWidth: width });
-      doc.save().moveTo(left, headerY + lineHeight + 3).lineTo(left + width, headerY + lineHeight + 3).lineWidth(0.5).strokeColor(STYLE.rule).stroke().restore();
+      doc
+        .save()
+        .moveTo(left, headerY + lineHeight + 3)
+        .lineTo(left + width, headerY + lineHeight + 3)
+        .lineWidth(0.5)
+        .strokeColor(STYLE.rule)
+        .stroke()
+        .restore();
     }
     doc.page.margins = margins;
   }

@@ -116,13 +116,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   }
 }
 
-async function renderBlock(
-  doc: Doc,
-  block: PreparedBlock,
-  images: ReadonlyMap<string, LoadedImage>,
-  opened: Map<string, OpenedImage>,
-  pause: () => Promise<void>,
-): Promise<void> {
+async function renderBlock(doc: Doc, block: PreparedBlock, images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>, pause: () => Promise<void>): Promise<void> {
   switch (block.kind) {
     case "paragraph":
       return renderParagraph(doc, block.runs);
@@ -167,10 +161,16 @@ function writeTitle(doc: Doc, prepared: PreparedDocument): void {
     writeRuns(doc, [runOf(prepared.byline, "regular")], { x: left, width, size: STYLE.small + 1, color: STYLE.muted });
   }
   doc.y += 8;
-  doc.save().moveTo(left, doc.y).lineTo(left + width, doc.y).lineWidth(0.8).strokeColor(STYLE.rule).stroke().restore();
+  doc
+    .save()
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .lineWidth(0.8)
+    .strokeColor(STYLE.rule)
+    .stroke()
+    .restore();
   doc.y += 14;
 }
-
 
 /** Writes a section heading (a link target and an outline entry); returns the page it is on. */
 function writeHeading(doc: Doc, heading: string, s: number): number {
@@ -186,4 +186,3 @@ function writeHeading(doc: Doc, heading: string, s: number): number {
   doc.y += 5;
   return page;
 }
-

@@ -46,13 +46,11 @@ const mergeFiles = attachments({
 /** merge_pdfs: attached PDFs (or some of their pages) joined into one PDF artifact. */
 export const mergePdfsTool = tool({
   description:
-    "Joins attached PDF files into one PDF, in the order given; each attachment may carry `pages` (e.g. \"1-3,7\") to take only those pages. " +
+    'Joins attached PDF files into one PDF, in the order given; each attachment may carry `pages` (e.g. "1-3,7") to take only those pages. ' +
     "Returns the merged PDF as an artifact, its page count and size.",
   input: z.object({
     attachments: mergeFiles,
-    filename: pdfFilename("merged.pdf")
-      .optional()
-      .describe("File name of the result (default merged.pdf)"),
+    filename: pdfFilename("merged.pdf").optional().describe("File name of the result (default merged.pdf)"),
     title: z.string().min(1).max(300).optional().describe("Title stored in the merged PDF's metadata"),
   }),
   policy: "allow",

@@ -26,11 +26,7 @@ export interface TextOptions {
 /** Text of the PDF (or of pages first..last), as pdftotext reads it in reading order. */
 export function pdfText(pdf: Uint8Array, options: TextOptions = {}): string {
   return withFile(pdf, (path) => {
-    const args = [
-      ...(options.first ? ["-f", String(options.first)] : []),
-      ...(options.last ? ["-l", String(options.last)] : []),
-      ...(options.layout ? ["-layout"] : []),
-    ];
+    const args = [...(options.first ? ["-f", String(options.first)] : []), ...(options.last ? ["-l", String(options.last)] : []), ...(options.layout ? ["-layout"] : [])];
     return execFileSync("pdftotext", ["-enc", "UTF-8", ...args, path, "-"], { encoding: "utf8" });
   });
 }
@@ -49,7 +45,12 @@ export function flat(text: string): string {
 export function pdfInfo(pdf: Uint8Array): Record<string, string> {
   return withFile(pdf, (path) => {
     const out = execFileSync("pdfinfo", ["-isodates", "-enc", "UTF-8", path], { encoding: "utf8" });
-    return Object.fromEntries(out.split("\n").filter((l) => l.includes(":")).map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]));
+    return Object.fromEntries(
+      out
+        .split("\n")
+        .filter((l) => l.includes(":"))
+        .map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]),
+    );
   });
 }
 
@@ -71,10 +72,14 @@ export function pdfImages(pdf: Uint8Array): { page: number; width: number; heigh
 export function pdfFonts(pdf: Uint8Array): { name: string; embedded: boolean }[] {
   return withFile(pdf, (path) => {
     const out = execFileSync("pdffonts", [path], { encoding: "utf8" });
-    return out.split("\n").slice(2).filter((l) => l.trim()).map((l) => {
-      const f = l.trim().split(/\s+/);
-      return { name: f[0]!, embedded: f.at(-5) === "yes" };
-    });
+    return out
+      .split("\n")
+      .slice(2)
+      .filter((l) => l.trim())
+      .map((l) => {
+        const f = l.trim().split(/\s+/);
+        return { name: f[0]!, embedded: f.at(-5) === "yes" };
+      });
   });
 }
 

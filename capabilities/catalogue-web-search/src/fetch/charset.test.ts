@@ -11,7 +11,9 @@ describe("decodeBody", () => {
 
   it("reads <meta charset> and http-equiv declarations in the first 1024 bytes", () => {
     expect(decodeBody(latin1('<meta charset="windows-1252"><p>\x80 5</p>'), "text/html", true).text).toContain("€ 5");
-    expect(decodeBody(Buffer.from([0x3c, 0x6d, 0x65, 0x74, 0x61, 0x20, ...Buffer.from('http-equiv="Content-Type" content="text/html; charset=koi8-r">'), 0xf0, 0xd2, 0xc9]), "text/html", true).text).toMatch(/При$/);
+    expect(
+      decodeBody(Buffer.from([0x3c, 0x6d, 0x65, 0x74, 0x61, 0x20, ...Buffer.from('http-equiv="Content-Type" content="text/html; charset=koi8-r">'), 0xf0, 0xd2, 0xc9]), "text/html", true).text,
+    ).toMatch(/При$/);
   });
 
   it("lets a byte-order mark win over every declaration", () => {

@@ -15,15 +15,7 @@ export interface PageWindow {
  * up to four bytes, and escapes more, so a character cap alone can't keep Selu's byte bound.
  * @throws {ToolError} when `start` is past the end.
  */
-export function fitWindow<R>(
-  text: string,
-  start: number,
-  maxChars: number,
-  complete: boolean,
-  maxBytes: number,
-  build: (window: PageWindow, linkCount: number) => R,
-  linkCount: number,
-): R {
+export function fitWindow<R>(text: string, start: number, maxChars: number, complete: boolean, maxBytes: number, build: (window: PageWindow, linkCount: number) => R, linkCount: number): R {
   if (start > 0 && start >= text.length) {
     throw new ToolError(`start_char: the page has ${complete ? "only " : ""}${text.length} characters${complete ? "" : " readable here"}; use a smaller start_char`);
   }

@@ -26,7 +26,12 @@ export function contentKind(mediaType: string, body: Buffer): ContentKind | unde
 
 function sniff(body: Buffer): ContentKind | undefined {
   if (body.subarray(0, 5).toString("latin1") === "%PDF-") return "pdf";
-  const head = body.subarray(0, 512).toString("latin1").replace(/^\uFEFF|^\xEF\xBB\xBF/, "").trimStart().toLowerCase();
+  const head = body
+    .subarray(0, 512)
+    .toString("latin1")
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, "")
+    .trimStart()
+    .toLowerCase();
   if (head.startsWith("<!doctype html") || head.startsWith("<html") || /^<(head|body|meta|title)\b/.test(head)) return "html";
   if (head.startsWith("{") || head.startsWith("[")) return "json";
   return body.subarray(0, 4096).includes(0) ? undefined : "text";

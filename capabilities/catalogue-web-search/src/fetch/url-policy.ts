@@ -58,7 +58,5 @@ function refusePrivateHost(hostname: string, field: string): void {
 }
 
 function refused(field: string, host: string, why: string): ToolError {
-  return new ToolError(
-    `${field}: refusing to fetch ${host}: it is ${why} (SSRF guard; an administrator can set FETCH_ALLOW_PRIVATE_NETWORKS=true to allow internal pages)`,
-  );
+  return new ToolError(`${field}: refusing to fetch ${host}: it is ${why} (SSRF guard; an administrator can set FETCH_ALLOW_PRIVATE_NETWORKS=true to allow internal pages)`);
 }

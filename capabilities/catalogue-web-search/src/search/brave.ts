@@ -60,7 +60,10 @@ function mapAnswer(body: unknown, query: SearchQuery): ProviderAnswer {
     const r = obj(item);
     const url = str(r.url);
     if (!url) continue;
-    const extra = arr(r.extra_snippets).map((s) => cleanText(str(s), WEB_LIMITS.maxSnippetChars)).filter(Boolean).slice(0, 5);
+    const extra = arr(r.extra_snippets)
+      .map((s) => cleanText(str(s), WEB_LIMITS.maxSnippetChars))
+      .filter(Boolean)
+      .slice(0, 5);
     const published = str(r.page_age) ?? str(r.age);
     results.push({
       title: cleanText(str(r.title), 300),

@@ -66,7 +66,11 @@ function errorDetail(body: Buffer): string {
   const inner = obj(error);
   const detailObj = obj(parsed.detail);
   const parts = [str(inner.code), str(inner.detail) ?? str(inner.message), str(error), str(parsed.detail), str(detailObj.error), str(parsed.message)];
-  return parts.filter((p): p is string => Boolean(p)).join(": ").replace(/\s+/g, " ").slice(0, 200);
+  return parts
+    .filter((p): p is string => Boolean(p))
+    .join(": ")
+    .replace(/\s+/g, " ")
+    .slice(0, 200);
 }
 
 /** Reads a property as a string when it is one (providers' JSON is untrusted). */

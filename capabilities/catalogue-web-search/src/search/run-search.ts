@@ -19,14 +19,7 @@ export interface SearchOutcome {
  * try; otherwise the next provider is tried. Providers resting after repeated failures are tried last.
  * @throws {ToolError} listing every provider's failure when none answered.
  */
-export async function runSearch(
-  providers: readonly Provider[],
-  query: SearchQuery,
-  health: ProviderHealth,
-  signal: AbortSignal,
-  log: Logger,
-  deadline: number,
-): Promise<SearchOutcome> {
+export async function runSearch(providers: readonly Provider[], query: SearchQuery, health: ProviderHealth, signal: AbortSignal, log: Logger, deadline: number): Promise<SearchOutcome> {
   const ordered = [...providers.filter((p) => !health.isResting(p.key)), ...providers.filter((p) => health.isResting(p.key))];
   const failures: ProviderError[] = [];
   const waited = new Set<string>();

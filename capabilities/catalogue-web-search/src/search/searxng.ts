@@ -82,7 +82,9 @@ function mapAnswer(body: unknown, query: SearchQuery, ignored: string[], host: s
     });
   }
   const answer: ProviderAnswer = { results, moreResults: root.results.length > 0, ignored, notes: [] };
-  const answers = arr(root.answers).map((a) => cleanText(typeof a === "string" ? a : str(obj(a).answer), 1000)).filter(Boolean);
+  const answers = arr(root.answers)
+    .map((a) => cleanText(typeof a === "string" ? a : str(obj(a).answer), 1000))
+    .filter(Boolean);
   if (answers[0]) answer.answer = answers[0];
   const box = obj(arr(root.infoboxes)[0]);
   const boxTitle = str(box.infobox);
@@ -90,9 +92,14 @@ function mapAnswer(body: unknown, query: SearchQuery, ignored: string[], host: s
     const url = str(box.id) ?? str(obj(arr(box.urls)[0]).url);
     answer.infobox = { title: cleanText(boxTitle, 200), description: cleanText(str(box.content), 1000), ...(url?.startsWith("http") ? { url } : {}) };
   }
-  const suggestions = arr(root.suggestions).map((s) => cleanText(str(s), 200)).filter(Boolean).slice(0, 10);
+  const suggestions = arr(root.suggestions)
+    .map((s) => cleanText(str(s), 200))
+    .filter(Boolean)
+    .slice(0, 10);
   if (suggestions.length > 0) answer.suggestions = suggestions;
-  const silent = arr(root.unresponsive_engines).map((e) => str(arr(e)[0])).filter((e): e is string => Boolean(e));
+  const silent = arr(root.unresponsive_engines)
+    .map((e) => str(arr(e)[0]))
+    .filter((e): e is string => Boolean(e));
   if (silent.length > 0) answer.notes.push(`SearXNG engines that did not respond: ${silent.slice(0, 10).join(", ")}`);
   return answer;
 }

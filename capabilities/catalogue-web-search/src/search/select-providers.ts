@@ -53,7 +53,10 @@ export function selectProviders(values: Values, clients: ProviderClients, timeou
 
 function readOrder(raw: string | undefined): readonly ProviderName[] {
   if (!raw?.trim()) return DEFAULT_ORDER;
-  const names = raw.split(",").map((n) => n.trim().toLowerCase()).filter(Boolean);
+  const names = raw
+    .split(",")
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean);
   const order: ProviderName[] = [];
   for (const name of names) {
     if (!(DEFAULT_ORDER as readonly string[]).includes(name)) {

@@ -73,7 +73,10 @@ function mapAnswer(body: unknown, query: SearchQuery, ignored: string[]): Provid
   const answer: ProviderAnswer = { results, moreResults: false, ignored, notes: [] };
   const text = cleanText(str(root.answer), 2000);
   if (text) answer.answer = text;
-  const followUps = arr(root.follow_up_questions).map((s) => cleanText(str(s), 200)).filter(Boolean).slice(0, 10);
+  const followUps = arr(root.follow_up_questions)
+    .map((s) => cleanText(str(s), 200))
+    .filter(Boolean)
+    .slice(0, 10);
   if (followUps.length > 0) answer.suggestions = followUps;
   return answer;
 }

@@ -11,13 +11,7 @@ import type { LookupAll } from "../fetch/resolve-check.js";
 const input = z.object({
   url: z.string().trim().min(1).max(WEB_LIMITS.maxUrlChars).describe("The page's http(s) URL, e.g. one from web_search"),
   format: z.enum(["markdown", "text"]).optional().describe("markdown keeps headings, lists, links and tables; text is plain (default markdown)"),
-  max_chars: z
-    .number()
-    .int()
-    .min(500)
-    .max(WEB_LIMITS.maxPageChars)
-    .optional()
-    .describe(`Characters of content to return, 500 to ${WEB_LIMITS.maxPageChars} (default ${WEB_LIMITS.defaultPageChars})`),
+  max_chars: z.number().int().min(500).max(WEB_LIMITS.maxPageChars).optional().describe(`Characters of content to return, 500 to ${WEB_LIMITS.maxPageChars} (default ${WEB_LIMITS.defaultPageChars})`),
   start_char: z.number().int().min(0).optional().describe("Where to start in the page's content, for the next part of a long page: the next_start_char of the previous result (default 0)"),
 });
 

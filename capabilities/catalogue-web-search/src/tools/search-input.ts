@@ -14,13 +14,21 @@ export const searchInput = z.object({
   query: z.string().trim().min(1).max(WEB_LIMITS.maxQueryChars).describe("What to search for, as you would type it into a search engine"),
   count: z.number().int().min(1).max(WEB_LIMITS.maxCount).optional().describe("Results to return, 1 to 20 (default 10)"),
   page: z.number().int().min(1).max(WEB_LIMITS.maxPage).optional().describe("Result page from 1, for more results of the same query (default 1)"),
-  country: z.string().regex(/^[A-Za-z]{2}$/, "a two-letter country code like us or de").optional().describe("Country to favour, as a two-letter code (ISO 3166-1), e.g. us, de"),
-  language: z.string().regex(/^[A-Za-z]{2}$/, "a two-letter language code like en or fr").optional().describe("Language of the results, as a two-letter code (ISO 639-1), e.g. en, fr"),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, "a two-letter country code like us or de")
+    .optional()
+    .describe("Country to favour, as a two-letter code (ISO 3166-1), e.g. us, de"),
+  language: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, "a two-letter language code like en or fr")
+    .optional()
+    .describe("Language of the results, as a two-letter code (ISO 639-1), e.g. en, fr"),
   safe_search: z.enum(["off", "moderate", "strict"]).optional().describe("Adult-content filter (default: the provider's, usually moderate)"),
   freshness: z.enum(["day", "week", "month", "year"]).optional().describe("Only results from the last day, week, month or year"),
   date_from: z.string().regex(DATE, "a date as YYYY-MM-DD").optional().describe("Only results published on or after this date, YYYY-MM-DD"),
   date_to: z.string().regex(DATE, "a date as YYYY-MM-DD").optional().describe("Only results published on or before this date, YYYY-MM-DD"),
-  sites: z.array(site).max(WEB_LIMITS.maxSites).optional().describe("Only results from these domains, e.g. [\"nature.com\"]"),
+  sites: z.array(site).max(WEB_LIMITS.maxSites).optional().describe('Only results from these domains, e.g. ["nature.com"]'),
   exclude_sites: z.array(site).max(WEB_LIMITS.maxSites).optional().describe("No results from these domains"),
 });
 

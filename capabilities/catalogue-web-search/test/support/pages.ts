@@ -3,7 +3,10 @@ import { bigArticle } from "../fixtures/big-article.js";
 import type { PageRoute } from "./world.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../fixtures/pages/${name}`, import.meta.url));
-const redirect = (status: number, location: string): PageRoute => (_req, res) => res.writeHead(status, { location }).end();
+const redirect =
+  (status: number, location: string): PageRoute =>
+  (_req, res) =>
+    res.writeHead(status, { location }).end();
 
 /** The fixture sites, by `host/path`, as the page server answers them. */
 export function fixtureRoutes(): Record<string, PageRoute> {

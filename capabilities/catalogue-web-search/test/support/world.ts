@@ -94,7 +94,10 @@ export async function startSearchWorld(options: { providerTimeoutMs?: number } =
     lookup: (host, callback) => {
       const found = FAKE_DNS[host];
       if (!found) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" }), []);
-      callback(null, found.map((address): LookupAddress => ({ address, family: address.includes(":") ? 6 : 4 })));
+      callback(
+        null,
+        found.map((address): LookupAddress => ({ address, family: address.includes(":") ? 6 : 4 })),
+      );
     },
     ...(options.providerTimeoutMs ? { providerTimeoutMs: options.providerTimeoutMs } : {}),
   });
@@ -111,8 +114,7 @@ export async function startSearchWorld(options: { providerTimeoutMs?: number } =
     }
     return orchestrator;
   };
-  const call = async (tool: string, args: Record<string, unknown>, credentials: Record<string, string> = ALL_PROVIDERS) =>
-    (await orchestratorFor(credentials)).call(`${ID}__${tool}`, args);
+  const call = async (tool: string, args: Record<string, unknown>, credentials: Record<string, string> = ALL_PROVIDERS) => (await orchestratorFor(credentials)).call(`${ID}__${tool}`, args);
   return {
     ca,
     proxy,

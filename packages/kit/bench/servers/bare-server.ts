@@ -4,14 +4,7 @@
 // least recently used evicted first); downloads in 256 KiB chunks with backpressure; uploads capped
 // while they stream in. No health/reflection services, no validation library, no logging.
 import { randomBytes } from "node:crypto";
-import {
-  Server,
-  ServerCredentials,
-  type sendUnaryData,
-  type ServerReadableStream,
-  type ServerUnaryCall,
-  type ServerWritableStream,
-} from "@grpc/grpc-js";
+import { Server, ServerCredentials, type sendUnaryData, type ServerReadableStream, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
 import {
   CapabilityService,
   type ArtifactChunk,
@@ -110,10 +103,7 @@ function streamInvoke(call: ServerWritableStream<InvokeRequest, InvokeChunk>): v
   call.end();
 }
 
-function upload(
-  call: ServerReadableStream<UploadInputArtifactChunk, UploadInputArtifactResponse>,
-  callback: sendUnaryData<UploadInputArtifactResponse>,
-): void {
+function upload(call: ServerReadableStream<UploadInputArtifactChunk, UploadInputArtifactResponse>, callback: sendUnaryData<UploadInputArtifactResponse>): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let filename = "";
@@ -201,7 +191,5 @@ const implementation: CapabilityServer = {
 
 const server = new Server({ "grpc.max_receive_message_length": MAX_MESSAGE_BYTES, "grpc.max_send_message_length": MAX_MESSAGE_BYTES });
 server.addService(CapabilityService, implementation);
-const port = await new Promise<number>((resolve, reject) =>
-  server.bindAsync(`127.0.0.1:${benchPort()}`, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))),
-);
+const port = await new Promise<number>((resolve, reject) => server.bindAsync(`127.0.0.1:${benchPort()}`, ServerCredentials.createInsecure(), (err, bound) => (err ? reject(err) : resolve(bound))));
 announce(port);

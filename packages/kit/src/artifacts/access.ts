@@ -69,8 +69,7 @@ export function createArtifactAccess(store: ArtifactStore, callSignal: AbortSign
       const item = store.get(attachment.capability_artifact_id);
       if (!item || item.kind !== "input") {
         throw new ToolError(
-          `${field}: no uploaded file with id ${JSON.stringify(attachment.capability_artifact_id)}` +
-            " (it expired or was never uploaded to this capability); attach the artifact again",
+          `${field}: no uploaded file with id ${JSON.stringify(attachment.capability_artifact_id)}` + " (it expired or was never uploaded to this capability); attach the artifact again",
         );
       }
       return toInputFile(item, attachment);

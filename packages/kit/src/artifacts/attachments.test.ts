@@ -10,7 +10,13 @@ describe("attachments()", () => {
       description: "PDFs to merge",
       min: 1,
       max: 3,
-      fields: { pages: z.string().regex(/^\d+(-\d+)?$/, "expected pages like 2-4").optional().describe("Pages to take") },
+      fields: {
+        pages: z
+          .string()
+          .regex(/^\d+(-\d+)?$/, "expected pages like 2-4")
+          .optional()
+          .describe("Pages to take"),
+      },
     }),
   });
 

@@ -14,8 +14,7 @@ export interface AttachmentsOptions<F extends z.ZodRawShape = Record<never, neve
   fields?: F;
 }
 
-const MISSING_UPLOAD =
-  "has no capability_artifact_id: the file was not uploaded by the orchestrator; pass an artifact_id from an earlier tool result";
+const MISSING_UPLOAD = "has no capability_artifact_id: the file was not uploaded by the orchestrator; pass an artifact_id from an earlier tool result";
 
 const ARTIFACT_ID_PROPERTY = { type: "string", description: "An artifact_id from an earlier tool result" };
 

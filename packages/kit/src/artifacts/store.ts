@@ -172,9 +172,7 @@ export class ArtifactWriter {
     const max = this.#store.maxArtifactBytes;
     if (this.#size + chunk.byteLength > max) {
       this.abort();
-      throw new ToolError(
-        `${describe(this.#meta)} is larger than this capability's limit of ${formatBytes(max)} per file`,
-      );
+      throw new ToolError(`${describe(this.#meta)} is larger than this capability's limit of ${formatBytes(max)} per file`);
     }
     try {
       this.#store.reserve(chunk.byteLength);
@@ -184,9 +182,7 @@ export class ArtifactWriter {
     }
     this.#size += chunk.byteLength;
     // Copy only when the chunk is a view into a larger buffer we must not retain.
-    const buf = Buffer.isBuffer(chunk) && chunk.byteOffset === 0 && chunk.buffer.byteLength === chunk.byteLength
-      ? chunk
-      : Buffer.from(chunk);
+    const buf = Buffer.isBuffer(chunk) && chunk.byteOffset === 0 && chunk.buffer.byteLength === chunk.byteLength ? chunk : Buffer.from(chunk);
     this.#chunks.push(buf);
   }
 

@@ -36,8 +36,12 @@ const capability = defineCapability({
 const runtime = new Runtime(capability, { logger: silentLogger });
 const call = async (toolName: string, args: unknown, config: Record<string, unknown> = {}) => {
   const outcome = await invokeTool(runtime, {
-    toolName, argsJson: Buffer.from(JSON.stringify(args)), configJson: Buffer.from(JSON.stringify(config)),
-    sessionId: "discovery-dyn-0123456789abcdef0123456789abcdef", threadId: "tool-discovery", capabilityId: "dyn",
+    toolName,
+    argsJson: Buffer.from(JSON.stringify(args)),
+    configJson: Buffer.from(JSON.stringify(config)),
+    sessionId: "discovery-dyn-0123456789abcdef0123456789abcdef",
+    threadId: "tool-discovery",
+    capabilityId: "dyn",
   });
   return outcome.ok ? { result: JSON.parse(outcome.resultJson.toString()) as unknown } : { error: outcome.error };
 };
@@ -77,7 +81,7 @@ describe("dynamic discovery", () => {
   });
 
   it("refuses a malformed config_json without quoting it", async () => {
-    expect(await call("read", { path: "a" }, "{\"READ_ONLY\": \"sec" as never)).toMatchObject({ error: expect.stringMatching(/config_json/) });
+    expect(await call("read", { path: "a" }, '{"READ_ONLY": "sec' as never)).toMatchObject({ error: expect.stringMatching(/config_json/) });
   });
 
   it("turns a failing discovery function into an internal error with a reference", async () => {
@@ -87,14 +91,21 @@ describe("dynamic discovery", () => {
       discovery: { offer: () => ["missing"] },
     });
     const outcome = await invokeTool(new Runtime(broken, { logger: silentLogger }), {
-      toolName: "list_tools", argsJson: Buffer.from("{}"), configJson: Buffer.from("{}"), sessionId: "s", threadId: "", capabilityId: "broken",
+      toolName: "list_tools",
+      argsJson: Buffer.from("{}"),
+      configJson: Buffer.from("{}"),
+      sessionId: "s",
+      threadId: "",
+      capabilityId: "broken",
     });
     expect(outcome).toMatchObject({ ok: false, error: expect.stringMatching(/internal error \(reference [0-9a-f]{8}\)/) });
   });
 
   it("is refused at definition when a tool takes the discovery tool's name or is terminal", () => {
-    const def = (name: string, terminalOnSuccess = false) => () =>
-      defineCapability({ id: "x", tools: { [name]: tool({ description: "d", input: z.object({}), policy: "allow", terminalOnSuccess, run: () => ({}) }) }, discovery: { offer: () => [] } });
+    const def =
+      (name: string, terminalOnSuccess = false) =>
+      () =>
+        defineCapability({ id: "x", tools: { [name]: tool({ description: "d", input: z.object({}), policy: "allow", terminalOnSuccess, run: () => ({}) }) }, discovery: { offer: () => [] } });
     expect(def("list_tools")).toThrow(/tool list_tools has the discovery tool's name/);
     expect(def("make", true)).toThrow(/terminalOnSuccess, which Selu does not allow for discovered tools/);
   });

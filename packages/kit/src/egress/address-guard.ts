@@ -65,7 +65,6 @@ function blockedError(host: string, address: string, kind: BlockedAddressKind): 
   const target = address === host ? host : `${host} (${address})`;
   return new EgressError(
     "blocked_address",
-    `refusing to connect to ${target}: it is ${DESCRIPTIONS[kind]} address, not a public one ` +
-      "(SSRF guard; a capability that must reach internal hosts sets allowPrivateNetworks)",
+    `refusing to connect to ${target}: it is ${DESCRIPTIONS[kind]} address, not a public one ` + "(SSRF guard; a capability that must reach internal hosts sets allowPrivateNetworks)",
   );
 }

@@ -1,17 +1,7 @@
 import { isIPv4, isIPv6 } from "node:net";
 
 /** Why an address is not a public internet address; {@link blockedAddressKind} returns one of these. */
-export type BlockedAddressKind =
-  | "unspecified"
-  | "loopback"
-  | "private"
-  | "shared"
-  | "link-local"
-  | "unique-local"
-  | "site-local"
-  | "multicast"
-  | "reserved"
-  | "not an IP address";
+export type BlockedAddressKind = "unspecified" | "loopback" | "private" | "shared" | "link-local" | "unique-local" | "site-local" | "multicast" | "reserved" | "not an IP address";
 
 type Range = readonly [base: number, bits: number, kind: BlockedAddressKind];
 
@@ -51,7 +41,7 @@ export function blockedAddressKind(address: string): BlockedAddressKind | undefi
 function classifyIpv4(value: number): BlockedAddressKind | undefined {
   for (const [base, bits, kind] of IPV4_RANGES) {
     const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    if (((value & mask) >>> 0) === base) return kind;
+    if ((value & mask) >>> 0 === base) return kind;
   }
   return undefined;
 }

@@ -216,14 +216,11 @@ describe("client options", () => {
 });
 
 describe("URL checks", () => {
-  it.each(["file:///etc/passwd", "ftp://example.com/x", "data:text/plain,hi", "javascript:alert(1)", "gopher://127.0.0.1:6379/_FLUSHALL"])(
-    "refuses the scheme of %s",
-    async (url) => {
-      const err = await failure(http.request(url));
-      expect(err.code).toBe("invalid_request");
-      expect(err.message).toMatch(/^only http: and https: URLs can be requested, not [a-z]+:$/);
-    },
-  );
+  it.each(["file:///etc/passwd", "ftp://example.com/x", "data:text/plain,hi", "javascript:alert(1)", "gopher://127.0.0.1:6379/_FLUSHALL"])("refuses the scheme of %s", async (url) => {
+    const err = await failure(http.request(url));
+    expect(err.code).toBe("invalid_request");
+    expect(err.message).toMatch(/^only http: and https: URLs can be requested, not [a-z]+:$/);
+  });
 
   it("refuses a relative or malformed URL", async () => {
     expect((await failure(http.request("/relative"))).message).toBe("the request URL is not a valid absolute URL");

@@ -122,9 +122,7 @@ describe("proxy refusals", () => {
     const err = await failure(client(parseProxyUrl(`http://${proxy.host}:${proxy.port}`)).request("https://api.search.brave.com/"));
     expect(err.code).toBe("proxy_auth");
     expect(err.status).toBe(407);
-    expect(err.message).toBe(
-      "the egress proxy requires credentials (407) for api.search.brave.com:443, and the proxy URL has none (expected http://selu:<token>@host:port)",
-    );
+    expect(err.message).toBe("the egress proxy requires credentials (407) for api.search.brave.com:443, and the proxy URL has none (expected http://selu:<token>@host:port)");
     expect(proxy.attempts.at(-1)?.decision).toBe("unauthenticated");
   });
 
@@ -137,9 +135,7 @@ describe("proxy refusals", () => {
   });
 
   it("reports 403 for a host outside the allowlist, saying how to allow it and that a user's deny rule can be the cause", async () => {
-    const err = await failure(
-      client(proxyFromEnv(proxy.env)).request("https://uploads.example.com/file?sig=SIGNATURE", { headers: { Authorization: `Bearer ${API_KEY}` } }),
-    );
+    const err = await failure(client(proxyFromEnv(proxy.env)).request("https://uploads.example.com/file?sig=SIGNATURE", { headers: { Authorization: `Bearer ${API_KEY}` } }));
     expect(err.code).toBe("proxy_refused");
     expect(err.message).toBe("the egress proxy refused uploads.example.com:443 (403): allow it in the manifest's network.hosts, or remove the network rule that denies it for this agent");
     expectNoSecrets(err, [proxy.token, "SIGNATURE", API_KEY]);

@@ -43,10 +43,12 @@ function client(extra: Partial<HttpClientOptions> = {}) {
 
 async function refusal(url: string, extra: Partial<HttpClientOptions> = {}): Promise<EgressError> {
   const before = server.connections;
-  const err = await client(extra).request(url).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
+  const err = await client(extra)
+    .request(url)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(err).toBeInstanceOf(EgressError);
   expect((err as EgressError).code).toBe("blocked_address");
   expect(server.connections).toBe(before);
@@ -121,8 +123,7 @@ describe("names that lead inside", () => {
 
   it("refuses a name that rebinds to an internal address after an earlier public answer (DNS rebinding)", async () => {
     const answers = ["93.184.215.14", "127.0.0.1"];
-    const lookup: LookupFunction = (hostname, options, callback) =>
-      tableLookup({ [hostname]: [answers.shift() ?? "127.0.0.1"] })(hostname, options, callback);
+    const lookup: LookupFunction = (hostname, options, callback) => tableLookup({ [hostname]: [answers.shift() ?? "127.0.0.1"] })(hostname, options, callback);
     // A capability's own pre-check sees the public answer...
     const first = await new Promise((resolve) => lookup("rebind.example", {}, (_err, address) => resolve(address)));
     expect(first).toBe("93.184.215.14");
@@ -171,7 +172,9 @@ describe("through the egress proxy", () => {
   );
 
   it("leaves public names and addresses to the proxy's policy (no over-blocking)", async () => {
-    const err = await client({ proxy: proxyFromEnv(proxy.env) }).request("https://93.184.215.14/").catch((e: unknown) => e);
+    const err = await client({ proxy: proxyFromEnv(proxy.env) })
+      .request("https://93.184.215.14/")
+      .catch((e: unknown) => e);
     expect((err as EgressError).code).toBe("proxy_refused");
     expect(proxy.attempts.at(-1)).toMatchObject({ host: "93.184.215.14", port: 443, decision: "denied" });
   });

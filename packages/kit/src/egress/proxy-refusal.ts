@@ -23,11 +23,7 @@ export function proxyRefusal(status: number, target: string, hasCredentials: boo
     );
   }
   if (status === 403) {
-    return new EgressError(
-      "proxy_refused",
-      `the egress proxy refused ${target} (403): allow it in the manifest's network.hosts, or remove the network rule that denies it for this agent`,
-      options,
-    );
+    return new EgressError("proxy_refused", `the egress proxy refused ${target} (403): allow it in the manifest's network.hosts, or remove the network rule that denies it for this agent`, options);
   }
   return new EgressError("proxy_refused", `the egress proxy could not open a tunnel to ${target} (${status})`, options);
 }

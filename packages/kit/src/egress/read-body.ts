@@ -21,8 +21,7 @@ export interface BodyLimits {
  * @throws {EgressError} `too_large` or `timeout`.
  */
 export async function readCappedBody(body: Readable, limits: BodyLimits): Promise<Buffer> {
-  const tooLarge = () =>
-    new EgressError("too_large", `the response from ${limits.host} is larger than the limit of ${formatBytes(limits.maxBytes)}`);
+  const tooLarge = () => new EgressError("too_large", `the response from ${limits.host} is larger than the limit of ${formatBytes(limits.maxBytes)}`);
   const declared = Number(Array.isArray(limits.declaredLength) ? limits.declaredLength[0] : limits.declaredLength);
   if (Number.isFinite(declared) && declared > limits.maxBytes) {
     body.destroy();

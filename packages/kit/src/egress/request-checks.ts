@@ -26,10 +26,7 @@ export function checkUrl(input: string | URL, proxied: boolean): URL {
     throw new EgressError("invalid_request", `the URL for ${url.hostname} carries credentials; send them in a header instead`);
   }
   if (proxied && url.protocol === "http:") {
-    throw new EgressError(
-      "invalid_request",
-      `plain http to ${url.host} can't pass Selu's egress proxy (it only tunnels with CONNECT); use https://${url.host}`,
-    );
+    throw new EgressError("invalid_request", `plain http to ${url.host} can't pass Selu's egress proxy (it only tunnels with CONNECT); use https://${url.host}`);
   }
   return url;
 }

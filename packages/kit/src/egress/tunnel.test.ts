@@ -129,9 +129,7 @@ describe("through the egress proxy", () => {
   });
 
   it("refuses a certificate for another name through the tunnel", async () => {
-    const err = await failure(
-      openTunnel({ proxy: config, host: "smtp.example.com", port: 465, tls: { ca: ca.certPem, servername: "other.example.com" }, timeoutMs: 2_000 }),
-    );
+    const err = await failure(openTunnel({ proxy: config, host: "smtp.example.com", port: 465, tls: { ca: ca.certPem, servername: "other.example.com" }, timeoutMs: 2_000 }));
     expect(err.code).toBe("tls");
     expect(err.message).toMatch(/^the TLS handshake with smtp\.example\.com:465 failed: Hostname\/IP does not match certificate's altnames/);
   });
@@ -192,9 +190,7 @@ describe("a proxy that misbehaves", () => {
   });
 
   it("keeps server bytes that arrive in the same packet as the proxy's 200", async () => {
-    const eager = await misbehavingProxy((socket) =>
-      socket.once("data", () => socket.write("HTTP/1.1 200 Connection Established\r\n\r\n* OK IMAP4rev1 ready\r\n")),
-    );
+    const eager = await misbehavingProxy((socket) => socket.once("data", () => socket.write("HTTP/1.1 200 Connection Established\r\n\r\n* OK IMAP4rev1 ready\r\n")));
     const socket = await openTunnel({ proxy: eager, host: "imap.example.com", port: 143, timeoutMs: 2_000 });
     expect(await readLine(socket)).toBe("* OK IMAP4rev1 ready\r\n");
     socket.destroy();

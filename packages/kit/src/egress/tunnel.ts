@@ -56,10 +56,7 @@ export async function openTunnel(options: TunnelOptions): Promise<net.Socket | t
   const via = proxy ? " through the egress proxy" : "";
   let stop = () => {};
   const deadline = new Promise<never>((_, reject) => {
-    const timer = setTimeout(
-      () => reject(new EgressError("timeout", `could not open a connection to ${target}${via} within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => reject(new EgressError("timeout", `could not open a connection to ${target}${via} within ${timeoutMs} ms`)), timeoutMs);
     const onAbort = () => reject(signal?.reason);
     signal?.addEventListener("abort", onAbort, { once: true });
     stop = () => (clearTimeout(timer), signal?.removeEventListener("abort", onAbort));
@@ -86,8 +83,11 @@ async function establish(options: TunnelOptions, target: string, track: (socket:
     return connected(tracked(tls.connect({ ...tlsOptions, ...connectOptions, ...servername(host, tlsOptions) }), track), "secureConnect", target);
   }
   const socket = tracked(net.connect({ host: proxy.host, port: proxy.port }), track);
-  await connected(socket, "connect", target, (err) =>
-    new EgressError("proxy_unreachable", `could not reach the egress proxy at ${formatTarget(proxy.host, proxy.port)} (${err.code ?? err.message})`, { cause: err }),
+  await connected(
+    socket,
+    "connect",
+    target,
+    (err) => new EgressError("proxy_unreachable", `could not reach the egress proxy at ${formatTarget(proxy.host, proxy.port)} (${err.code ?? err.message})`, { cause: err }),
   );
   const status = await sendConnect(socket, target, proxy.authorization);
   if (status < 200 || status > 299) throw proxyRefusal(status, target, proxy.authorization !== undefined);

@@ -1,11 +1,6 @@
 import { constants as http2 } from "node:http2";
 import type { ServerReadableStream, ServerWritableStream, sendUnaryData } from "@grpc/grpc-js";
-import type {
-  ArtifactChunk,
-  DownloadOutputArtifactRequest,
-  UploadInputArtifactChunk,
-  UploadInputArtifactResponse,
-} from "@selu-catalogue/proto";
+import type { ArtifactChunk, DownloadOutputArtifactRequest, UploadInputArtifactChunk, UploadInputArtifactResponse } from "@selu-catalogue/proto";
 import { sendDownload, type DownloadSink } from "../runtime/download.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { Upload } from "../runtime/upload.js";
@@ -13,20 +8,12 @@ import { onCallCancelled } from "./call-cancelled.js";
 
 /** UploadInputArtifact over gRPC: chunks into the runtime's `Upload`, its one answer back. */
 export function handleUpload(runtime: Runtime) {
-  return (
-    call: ServerReadableStream<UploadInputArtifactChunk, UploadInputArtifactResponse>,
-    callback: sendUnaryData<UploadInputArtifactResponse>,
-  ): void => {
-    const upload = new Upload(
-      runtime,
-      (outcome) => {
-        // Answered (stored or refused): whatever the client still sends is not read.
-        call.removeAllListeners("data");
-        callback(null, outcome.ok
-          ? { capabilityArtifactId: outcome.id, sizeBytes: outcome.size, error: "" }
-          : { capabilityArtifactId: "", sizeBytes: 0, error: outcome.error });
-      },
-    );
+  return (call: ServerReadableStream<UploadInputArtifactChunk, UploadInputArtifactResponse>, callback: sendUnaryData<UploadInputArtifactResponse>): void => {
+    const upload = new Upload(runtime, (outcome) => {
+      // Answered (stored or refused): whatever the client still sends is not read.
+      call.removeAllListeners("data");
+      callback(null, outcome.ok ? { capabilityArtifactId: outcome.id, sizeBytes: outcome.size, error: "" } : { capabilityArtifactId: "", sizeBytes: 0, error: outcome.error });
+    });
     call.on("data", (chunk: UploadInputArtifactChunk) => upload.write(chunk));
     call.on("end", () => upload.end());
     call.on("error", () => upload.cancel());

@@ -1,12 +1,6 @@
 import { status, type sendUnaryData, type Server, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
 import { CAPABILITY_SERVICE_NAME } from "@selu-catalogue/proto";
-import {
-  HealthCheckResponse_ServingStatus as ServingStatus,
-  HealthService,
-  type HealthCheckRequest,
-  type HealthCheckResponse,
-  type HealthServer,
-} from "@selu-catalogue/proto/standard";
+import { HealthCheckResponse_ServingStatus as ServingStatus, HealthService, type HealthCheckRequest, type HealthCheckResponse, type HealthServer } from "@selu-catalogue/proto/standard";
 
 // "" is the server as a whole; generic probes (grpc_health_probe, Kubernetes) ask for it.
 const SERVICES = ["", CAPABILITY_SERVICE_NAME];
@@ -23,8 +17,7 @@ export class HealthReporter {
     const implementation: HealthServer = {
       check: (call, callback) => this.#check(call, callback),
       watch: (call) => this.#watch(call),
-      list: (_call, callback) =>
-        callback(null, { statuses: Object.fromEntries(SERVICES.map((name) => [name, { status: this.#status }])) }),
+      list: (_call, callback) => callback(null, { statuses: Object.fromEntries(SERVICES.map((name) => [name, { status: this.#status }])) }),
     };
     server.addService(HealthService, implementation);
   }

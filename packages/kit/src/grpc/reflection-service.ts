@@ -40,9 +40,7 @@ export function answer(index: ReflectionIndex, request: Request): Response {
   }
   if (request.allExtensionNumbersOfType !== undefined) {
     const type = request.allExtensionNumbersOfType.replace(/^\./, "");
-    return index.fileOf(type)
-      ? { ...response, allExtensionNumbersResponse: { baseTypeName: type, extensionNumber: [] } }
-      : fail(status.NOT_FOUND, `type not found: ${type}`);
+    return index.fileOf(type) ? { ...response, allExtensionNumbersResponse: { baseTypeName: type, extensionNumber: [] } } : fail(status.NOT_FOUND, `type not found: ${type}`);
   }
   return fail(status.INVALID_ARGUMENT, "the request names no question (list_services, file_by_filename, file_containing_symbol, ...)");
 }

@@ -50,9 +50,7 @@ describe("WorkSlots", () => {
     const slots = new WorkSlots({ size: 1, maxWaiting: 1, label: "calls" });
     const held = await slots.acquire(never);
     const queued = slots.acquire(never);
-    await expect(slots.acquire(never)).rejects.toThrow(
-      "the capability is busy: all 1 calls are taken and 1 more are waiting; try again in a moment or make fewer calls at once",
-    );
+    await expect(slots.acquire(never)).rejects.toThrow("the capability is busy: all 1 calls are taken and 1 more are waiting; try again in a moment or make fewer calls at once");
     held();
     (await queued)();
   });

@@ -15,12 +15,7 @@ export interface CallIdentity {
  * call's already linked signal. Needed credentials were checked by the caller; a tool narrowing `needs`
  * reads the others as optional.
  */
-export function createToolContext(
-  runtime: Runtime,
-  call: CallIdentity,
-  signal: AbortSignal,
-  credentials: Readonly<Record<string, string | undefined>>,
-): ToolContext {
+export function createToolContext(runtime: Runtime, call: CallIdentity, signal: AbortSignal, credentials: Readonly<Record<string, string | undefined>>): ToolContext {
   const { egress } = runtime;
   return {
     signal,

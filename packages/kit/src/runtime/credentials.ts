@@ -5,12 +5,7 @@ import { CredentialsError } from "../errors.js";
  * Reads declared credentials from `config_json` (`{"NAME": "value"}`); undeclared keys are ignored and
  * values never appear in errors. Fails when one of `needed` is missing or empty.
  */
-export function readCredentials(
-  config: Record<string, unknown>,
-  specs: CredentialSpecs,
-  needed: readonly string[],
-  capabilityId: string,
-): Record<string, string | undefined> {
+export function readCredentials(config: Record<string, unknown>, specs: CredentialSpecs, needed: readonly string[], capabilityId: string): Record<string, string | undefined> {
   const values: Record<string, string | undefined> = {};
   for (const name of Object.keys(specs)) {
     const value = config[name];

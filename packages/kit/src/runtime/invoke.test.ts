@@ -99,10 +99,7 @@ describe("one async call path", () => {
   it("leaves no listener on the caller's or the shutdown signal, and tracks calls until they end", async () => {
     const runtime = new Runtime(capability, { logger: silentLogger });
     const caller = new AbortController();
-    const calls = [
-      ...Array.from({ length: 20 }, () => invokeTool(runtime, input("quick_async"), { signal: caller.signal })),
-      invokeTool(runtime, input("slow"), { signal: caller.signal }),
-    ];
+    const calls = [...Array.from({ length: 20 }, () => invokeTool(runtime, input("quick_async"), { signal: caller.signal })), invokeTool(runtime, input("slow"), { signal: caller.signal })];
     expect(runtime.inFlightCount).toBe(21);
     const outcomes = await Promise.all(calls);
     expect(outcomes.slice(0, 20).every((o) => o.ok)).toBe(true);

@@ -139,9 +139,7 @@ function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): u
   const parsed = def.input.safeParse(raw);
   if (parsed.success) return parsed.data;
   const known = Object.keys(def.input.shape);
-  const hint = parsed.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0)
-    ? ` (the tool takes: ${known.join(", ") || "no arguments"})`
-    : "";
+  const hint = parsed.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0) ? ` (the tool takes: ${known.join(", ") || "no arguments"})` : "";
   throw new ArgumentsError(`invalid arguments for ${input.toolName}: ${formatIssues(parsed.error.issues)}${hint}`);
 }
 
@@ -195,8 +193,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 }
 
 function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, void> {
-  return typeof value === "object" && value !== null && typeof (value as AsyncGenerator).next === "function" &&
-    Symbol.asyncIterator in value;
+  return typeof value === "object" && value !== null && typeof (value as AsyncGenerator).next === "function" && Symbol.asyncIterator in value;
 }
 
 function elapsed(started: number): number {

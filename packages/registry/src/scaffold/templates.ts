@@ -68,7 +68,7 @@ sharing:
 credentials: []
 tools: []
 `,
-    "Dockerfile": `# syntax=docker/dockerfile:1
+    Dockerfile: `# syntax=docker/dockerfile:1
 # Build context: the repository root (docker build -f capabilities/${id}/Dockerfile .).
 FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /src

@@ -45,9 +45,7 @@ describe("checkDockerfile", () => {
 
   it("wants the app owned by root, not by the runtime user", () => {
     const text = good.replace("COPY --from=build /out /app", "COPY --from=build --chown=1000:1000 /out /app");
-    expect(checkDockerfile(text, { startScript: start })).toEqual([
-      "Dockerfile: copy the app owned by root (no --chown=1000 in the final stage), read-only to uid 1000",
-    ]);
+    expect(checkDockerfile(text, { startScript: start })).toEqual(["Dockerfile: copy the app owned by root (no --chown=1000 in the final stage), read-only to uid 1000"]);
   });
 
   it("wants the OCI labels source, version, description and licenses", () => {
@@ -77,16 +75,12 @@ describe("checkDockerfile", () => {
 
   it("wants /workspace owned by 1000 when the manifest uses it", () => {
     const text = good.replace(/RUN mkdir.*\n/, "");
-    expect(checkDockerfile(text, { startScript: start, workspace: true })).toEqual([
-      "Dockerfile: create /workspace owned by 1000:1000 in the final stage (the manifest uses it)",
-    ]);
+    expect(checkDockerfile(text, { startScript: start, workspace: true })).toEqual(["Dockerfile: create /workspace owned by 1000:1000 in the final stage (the manifest uses it)"]);
   });
 
   it("wants MALLOC_ARENA_MAX set in the final stage, not only in the build stage", () => {
     const moved = good.replace("ENV NODE_ENV=production MALLOC_ARENA_MAX=2\n", "").replace("AS build\n", "AS build\nENV MALLOC_ARENA_MAX=2\n");
-    expect(checkDockerfile(moved, { startScript: start, workspace: true, cache: true })).toEqual([
-      expect.stringMatching(/^Dockerfile: set ENV MALLOC_ARENA_MAX=2 in the final stage/),
-    ]);
+    expect(checkDockerfile(moved, { startScript: start, workspace: true, cache: true })).toEqual([expect.stringMatching(/^Dockerfile: set ENV MALLOC_ARENA_MAX=2 in the final stage/)]);
   });
 });
 

@@ -61,12 +61,21 @@ export function checkDockerfile(text: string, expect: DockerfileExpectations): s
   if (final.some((i) => i.keyword === "COPY" && /--chown=(1000|node)\b/.test(i.args))) {
     problems.push("Dockerfile: copy the app owned by root (no --chown=1000 in the final stage), read-only to uid 1000");
   }
-  const labels = final.filter((i) => i.keyword === "LABEL").map((i) => i.args).join(" ");
+  const labels = final
+    .filter((i) => i.keyword === "LABEL")
+    .map((i) => i.args)
+    .join(" ");
   for (const key of ["source", "version", "description", "licenses"]) {
     if (!labels.includes(`org.opencontainers.image.${key}=`)) problems.push(`Dockerfile: set LABEL org.opencontainers.image.${key} in the final stage`);
   }
-  const runs = final.filter((i) => i.keyword === "RUN").map((i) => i.args).join("\n");
-  for (const [needed, dir] of [[expect.workspace, "/workspace"], [expect.cache, "/cache"]] as const) {
+  const runs = final
+    .filter((i) => i.keyword === "RUN")
+    .map((i) => i.args)
+    .join("\n");
+  for (const [needed, dir] of [
+    [expect.workspace, "/workspace"],
+    [expect.cache, "/cache"],
+  ] as const) {
     if (!needed) continue;
     if (!runs.includes(dir) || !new RegExp(`chown[^\\n]*1000(:1000)?[^\\n]*${dir}`).test(runs)) {
       problems.push(`Dockerfile: create ${dir} owned by 1000:1000 in the final stage (the manifest uses it)`);

@@ -34,7 +34,9 @@ describe.skipIf(!asRoot)("imageLaunch", () => {
 
   it("passes the image's ENV and Selu's variables only, not the host's", () => {
     const env = { HTTPS_PROXY: "http://selu:t@proxy:8888", SELU_SHARED: "true", PORT: "1", SECRET: "x" };
-    const names = runIn(image(["env | cut -d= -f1 | sort"]), env).trim().split("\n");
+    const names = runIn(image(["env | cut -d= -f1 | sort"]), env)
+      .trim()
+      .split("\n");
     expect(names.filter((n) => n !== "PWD")).toEqual(["FROM_IMAGE", "HTTPS_PROXY", "SELU_SHARED"]);
   });
 });
@@ -65,7 +67,17 @@ describe("mountsOf", () => {
 
 describe("seluEnv", () => {
   it("keeps the proxy variables, SELU_*, a test CA and the log level, and drops everything else", () => {
-    const env = { HTTP_PROXY: "a", https_proxy: "b", SELU_CAPABILITY_ID: "c", SELU_SESSION_ID: "d", NODE_EXTRA_CA_CERTS: "/t/ca.pem", PORT: "1", LOG_LEVEL: "debug", PATH: "/bin", NODE_OPTIONS: "-r x" };
+    const env = {
+      HTTP_PROXY: "a",
+      https_proxy: "b",
+      SELU_CAPABILITY_ID: "c",
+      SELU_SESSION_ID: "d",
+      NODE_EXTRA_CA_CERTS: "/t/ca.pem",
+      PORT: "1",
+      LOG_LEVEL: "debug",
+      PATH: "/bin",
+      NODE_OPTIONS: "-r x",
+    };
     expect(Object.keys(seluEnv(env)).sort()).toEqual(["HTTP_PROXY", "LOG_LEVEL", "NODE_EXTRA_CA_CERTS", "SELU_CAPABILITY_ID", "SELU_SESSION_ID", "https_proxy"]);
   });
 });

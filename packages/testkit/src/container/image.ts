@@ -110,6 +110,19 @@ export function imageLaunch(image: TestImage, env: Record<string, string | undef
   const binds = [...(mounts.readOnly ?? [])];
   if (selu.NODE_EXTRA_CA_CERTS && !binds.some((b) => selu.NODE_EXTRA_CA_CERTS!.startsWith(`${b}/`) || b === selu.NODE_EXTRA_CA_CERTS)) binds.push(dirname(selu.NODE_EXTRA_CA_CERTS));
   const mountTmp = 'mount -t tmpfs -o size=64m,mode=1777,noexec,nosuid,nodev tmpfs "$1" && shift && exec "$@"';
-  const command = ["prlimit", "--nofile=256:256", "unshare", "--mount", "--propagation", "private", "sh", "-c", mountTmp, "sh", tmp, ...imageCommand(image, { env: selu, tmp, binds, writable: mounts.writable ?? [] })];
+  const command = [
+    "prlimit",
+    "--nofile=256:256",
+    "unshare",
+    "--mount",
+    "--propagation",
+    "private",
+    "sh",
+    "-c",
+    mountTmp,
+    "sh",
+    tmp,
+    ...imageCommand(image, { env: selu, tmp, binds, writable: mounts.writable ?? [] }),
+  ];
   return { command, cleanup: () => rmSync(tmp, { recursive: true, force: true }) };
 }

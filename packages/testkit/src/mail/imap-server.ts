@@ -75,7 +75,12 @@ export async function startImapServer(options: ImapServerOptions): Promise<ImapT
   await Promise.all(["run", "state", "mail", "home"].map((d) => mkdir(join(root, d))));
   await writeFile(join(root, "cert.pem"), cert);
   await writeFile(join(root, "key.pem"), key, { mode: 0o600 });
-  await writeFile(join(root, "passwd"), Object.entries(options.users).map(([u, p]) => `${u}:{PLAIN}${p}::::::\n`).join(""));
+  await writeFile(
+    join(root, "passwd"),
+    Object.entries(options.users)
+      .map(([u, p]) => `${u}:{PLAIN}${p}::::::\n`)
+      .join(""),
+  );
   await writeFile(join(root, "dovecot.conf"), dovecotConfig({ root, port, starttlsPort, ...account }));
 
   const deliver = async (seed: SeedMessage) => {
@@ -138,7 +143,11 @@ interface RunAccount {
 
 async function runAccount(): Promise<RunAccount> {
   const groups = await readFile("/etc/group", "utf8").catch(() => "");
-  const groupName = (gid: number) => groups.split("\n").find((line) => line.split(":")[2] === String(gid))?.split(":")[0];
+  const groupName = (gid: number) =>
+    groups
+      .split("\n")
+      .find((line) => line.split(":")[2] === String(gid))
+      ?.split(":")[0];
   if (process.getuid?.() === 0) {
     // Dovecot refuses to serve mail as root; nobody exists everywhere.
     return { user: "nobody", group: groupName(65534), uid: 65534, gid: 65534, chown: true };

@@ -16,15 +16,23 @@ describe("startSmtpServer", () => {
 
   const transport = (pass: string) =>
     nodemailer.createTransport({
-      host: smtp.host, port: smtp.port, secure: false, requireTLS: true,
-      auth: { user: "alice", pass }, tls: { ca: ca.certPem, servername: "smtp.example.com" },
+      host: smtp.host,
+      port: smtp.port,
+      secure: false,
+      requireTLS: true,
+      auth: { user: "alice", pass },
+      tls: { ca: ca.certPem, servername: "smtp.example.com" },
     });
 
   it("accepts an authenticated message over STARTTLS and parses its attachments", async () => {
     const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x10]);
     const info = await transport("pw").sendMail({
-      from: "alice@example.com", to: ["bob@example.com", "nobody@example.com"], bcc: "carol@example.com",
-      subject: "Report", text: "see attached", attachments: [{ filename: "r.pdf", content: pdf, contentType: "application/pdf" }],
+      from: "alice@example.com",
+      to: ["bob@example.com", "nobody@example.com"],
+      bcc: "carol@example.com",
+      subject: "Report",
+      text: "see attached",
+      attachments: [{ filename: "r.pdf", content: pdf, contentType: "application/pdf" }],
     });
     expect(info.rejected).toEqual(["nobody@example.com"]);
     const [message] = await smtp.waitForMessages(1);
@@ -64,7 +72,9 @@ describe("startImapServer", () => {
   let imap: ImapTestServer;
   beforeAll(async () => {
     imap = await startImapServer({
-      ca, names: ["imap.example.com"], users: { "alice@example.com": "pw" },
+      ca,
+      names: ["imap.example.com"],
+      users: { "alice@example.com": "pw" },
       seed: [
         { message: { from: "bob@example.com", to: "alice@example.com", subject: "first", text: "one" }, flags: ["\\Seen"] },
         { message: { from: "bob@example.com", to: "alice@example.com", subject: "second", text: "two", attachments: [{ filename: "a.bin", content: Buffer.from([1, 2, 3]) }] } },
@@ -75,13 +85,7 @@ describe("startImapServer", () => {
   afterAll(() => imap.close());
 
   it("serves seeded messages over verified TLS with UIDs in seed order", async () => {
-    const out = await converse(imap.port, [
-      'a LOGIN "alice@example.com" "pw"',
-      "b SELECT INBOX",
-      "c UID FETCH 1:* (FLAGS BODY.PEEK[HEADER.FIELDS (SUBJECT)])",
-      'd LIST "" "*"',
-      "e LOGOUT",
-    ]);
+    const out = await converse(imap.port, ['a LOGIN "alice@example.com" "pw"', "b SELECT INBOX", "c UID FETCH 1:* (FLAGS BODY.PEEK[HEADER.FIELDS (SUBJECT)])", 'd LIST "" "*"', "e LOGOUT"]);
     expect(out).toMatch(/a OK/);
     expect(out).toMatch(/\* 2 EXISTS/);
     expect(out).toMatch(/UID 1 FLAGS \(\\Seen[^)]*\)[^]*Subject: first[^]*UID 2 FLAGS \((\\Recent)?\)[^]*Subject: second/);
@@ -115,7 +119,7 @@ function converse(port: number, commands: string[]): Promise<string> {
     socket.on("data", (d: Buffer) => {
       text += d.toString();
       while (text.includes(`\n${waitingFor}`) || text.startsWith(waitingFor)) {
-        if (next === commands.length) return socket.end(), resolve(text);
+        if (next === commands.length) return (socket.end(), resolve(text));
         const command = commands[next++]!;
         waitingFor = `${command.split(" ")[0]} `;
         socket.write(`${command}\r\n`);

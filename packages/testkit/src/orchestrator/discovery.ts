@@ -69,9 +69,7 @@ export async function discoverOnce(containers: Containers, config: Record<string
   const tool = manifest.discovery_tool_name ?? "list_tools";
   const sessionId = `discovery-${manifest.id}-${randomUUID().replaceAll("-", "")}`;
   const container =
-    typeof containers.target === "string"
-      ? { client: await containers.client(containers.key(fallbackSession), fallbackSession), stop: async () => {} }
-      : await containers.discovery(sessionId);
+    typeof containers.target === "string" ? { client: await containers.client(containers.key(fallbackSession), fallbackSession), stop: async () => {} } : await containers.discovery(sessionId);
   try {
     const request = { toolName: tool, argsJson: Buffer.from("{}"), configJson: Buffer.from(stringifySeluJson(config)), sessionId, capabilityId: manifest.id, threadId: "tool-discovery" };
     const res = await invoke(container.client, request).catch((err: ServiceError) => {

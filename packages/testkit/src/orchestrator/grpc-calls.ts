@@ -19,9 +19,7 @@ export function connect(address: string): CapabilityClient {
 }
 
 export function healthcheck(client: CapabilityClient, timeoutMs = 1_000): Promise<boolean> {
-  return new Promise((resolve) =>
-    client.healthcheck({}, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => resolve(!err && res?.ready === true)),
-  );
+  return new Promise((resolve) => client.healthcheck({}, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => resolve(!err && res?.ready === true)));
 }
 
 /** The status tonic gives when its channel timeout fires: CANCELLED, "Timeout expired". */

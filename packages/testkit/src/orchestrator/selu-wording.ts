@@ -12,8 +12,7 @@ export const TRUNCATION_MARKER = "\n\n[… truncated to fit context window]";
 export const toolError = (message: string): string => `Tool error: ${message}`;
 
 /** `InvokeResponse.error` non-empty. */
-export const capabilityReturnedError = (capabilityId: string, tool: string, error: string): string =>
-  `Capability '${capabilityId}' tool '${tool}' returned error: ${error}`;
+export const capabilityReturnedError = (capabilityId: string, tool: string, error: string): string => `Capability '${capabilityId}' tool '${tool}' returned error: ${error}`;
 
 export const NON_UTF8_RESULT = "Capability returned non-UTF8 result_json";
 
@@ -31,8 +30,7 @@ export const validationFailed = (qualifiedTool: string, problem: string): string
  * A tool with no policy, which is what a name the model made up has: Selu answers before dispatch
  * (`check_policy_and_dispatch`, implicit block).
  */
-export const notConfigured = (qualifiedTool: string): string =>
-  `The tool '${qualifiedTool}' is not configured in your security policy. Ask the user to update their tool permissions for this agent.`;
+export const notConfigured = (qualifiedTool: string): string => `The tool '${qualifiedTool}' is not configured in your security policy. Ask the user to update their tool permissions for this agent.`;
 
 /** A required user-scoped credential is unset: the user is told how to set it. */
 export const missingUserCredential = (capabilityId: string, name: string): string =>
@@ -42,12 +40,10 @@ export const missingUserCredential = (capabilityId: string, name: string): strin
 export const missingSystemCredential = (capabilityId: string, name: string): string =>
   `System credential '${name}' for capability '${capabilityId}' is not configured. An administrator must set it via the credentials API.`;
 
-export const sharedSlotTimedOut = (capabilityId: string): string =>
-  `Shared capability '${capabilityId}' is at max concurrency — timed out waiting for a slot`;
+export const sharedSlotTimedOut = (capabilityId: string): string => `Shared capability '${capabilityId}' is at max concurrency — timed out waiting for a slot`;
 
 export const attachmentNotFound = (artifactId: string): string => `Attachment artifact not found or expired: ${artifactId}`;
-export const attachmentInline = (index: number): string =>
-  `attachments[${index}] contains inline data_base64, which is no longer supported`;
+export const attachmentInline = (index: number): string => `attachments[${index}] contains inline data_base64, which is no longer supported`;
 export const uploadFailed = (error: string): string => `Capability artifact upload failed: ${error}`;
 export const EMPTY_UPLOAD_ID = "Capability returned empty capability_artifact_id";
 export const resultInline = "Capability returned inline artifact data_base64, which is no longer supported";

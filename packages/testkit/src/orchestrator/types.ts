@@ -72,6 +72,4 @@ export type TranscriptEntry =
  * `capabilityError` is the capability's own `InvokeResponse.error`, when that is what failed (for tests
  * that check a capability's wording without Selu's prefix).
  */
-export type CallOutcome =
-  | { ok: true; result: Record<string, unknown>; text: string; reply?: UserReply }
-  | { ok: false; error: string; capabilityError?: string; reply?: UserReply };
+export type CallOutcome = { ok: true; result: Record<string, unknown>; text: string; reply?: UserReply } | { ok: false; error: string; capabilityError?: string; reply?: UserReply };

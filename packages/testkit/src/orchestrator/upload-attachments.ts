@@ -13,10 +13,7 @@ import type { TranscriptEntry } from "./types.js";
  * into the same container and rewritten (`artifact_id` removed; `capability_artifact_id`, `filename`,
  * `mime_type` and `size_bytes`, counted by Selu, set; other keys kept).
  */
-export async function uploadAttachments(
-  list: unknown[],
-  ctx: { client: CapabilityClient; vault: ArtifactVault; owner: string; tool: string; log: (e: TranscriptEntry) => void },
-): Promise<unknown[]> {
+export async function uploadAttachments(list: unknown[], ctx: { client: CapabilityClient; vault: ArtifactVault; owner: string; tool: string; log: (e: TranscriptEntry) => void }): Promise<unknown[]> {
   const out: unknown[] = [];
   for (const [index, element] of list.entries()) {
     if (isObject(element) && "data_base64" in element) throw new CallFailure(attachmentInline(index));
@@ -33,8 +30,13 @@ export async function uploadAttachments(
     if (!res.capabilityArtifactId) throw new CallFailure(EMPTY_UPLOAD_ID);
     const { artifact_id: _dropped, ...rest } = element;
     ctx.log({
-      kind: "upload", tool: ctx.tool, artifactId: found.artifactId, capabilityArtifactId: res.capabilityArtifactId,
-      filename: found.filename, mimeType: found.mimeType, sizeBytes: found.bytes.byteLength,
+      kind: "upload",
+      tool: ctx.tool,
+      artifactId: found.artifactId,
+      capabilityArtifactId: res.capabilityArtifactId,
+      filename: found.filename,
+      mimeType: found.mimeType,
+      sizeBytes: found.bytes.byteLength,
       chunks: Math.max(1, Math.ceil(found.bytes.byteLength / UPLOAD_CHUNK_BYTES)),
     });
     out.push({ ...rest, capability_artifact_id: res.capabilityArtifactId, filename: found.filename, mime_type: found.mimeType, size_bytes: found.bytes.byteLength });

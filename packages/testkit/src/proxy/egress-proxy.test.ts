@@ -218,9 +218,7 @@ describe("tunnels", () => {
 describe("plain-http forwarding", () => {
   it("is refused with 501 and logged as unsupported, as Selu's proxy can't forward it", async () => {
     const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
-      http
-        .get({ host: proxy.host, port: proxy.port, path: "http://api.example.com/", headers: { "proxy-authorization": proxyAuthorization(proxy.token) } }, resolve)
-        .on("error", reject),
+      http.get({ host: proxy.host, port: proxy.port, path: "http://api.example.com/", headers: { "proxy-authorization": proxyAuthorization(proxy.token) } }, resolve).on("error", reject),
     );
     res.resume();
     expect(res.statusCode).toBe(501);

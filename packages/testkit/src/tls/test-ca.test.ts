@@ -46,9 +46,7 @@ describe("issued certificates", () => {
 
   it("are refused for another name (hostname checks stay on)", async () => {
     const port = await serve(ca.issue(["api.search.brave.com"]));
-    await expect(handshake(port, { ca: ca.certPem, servername: "evil.example.com" })).rejects.toThrow(
-      /does not match certificate's altnames/,
-    );
+    await expect(handshake(port, { ca: ca.certPem, servername: "evil.example.com" })).rejects.toThrow(/does not match certificate's altnames/);
   });
 
   it("are refused by a client that does not trust this CA", async () => {
@@ -58,9 +56,7 @@ describe("issued certificates", () => {
 
   it("are refused when trusting a different test CA", async () => {
     const port = await serve(ca.issue(["localhost"]));
-    await expect(handshake(port, { ca: createTestCa().certPem, servername: "localhost" })).rejects.toThrow(
-      /unable to verify|self-signed/,
-    );
+    await expect(handshake(port, { ca: createTestCa().certPem, servername: "localhost" })).rejects.toThrow(/unable to verify|self-signed/);
   });
 
   it("are refused once expired", async () => {
@@ -83,9 +79,7 @@ describe("writeCertFile", () => {
         .on("secureConnect",function(){process.stdout.write(String(this.authorized));this.destroy()})
         .on("error",e=>{process.stdout.write(e.message);process.exitCode=1})`;
       const out = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ["-e", script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: path } }, (err, stdout) =>
-          err ? reject(new Error(`${err.message}: ${stdout}`)) : resolve(stdout),
-        ),
+        execFile(process.execPath, ["-e", script], { env: { ...process.env, NODE_EXTRA_CA_CERTS: path } }, (err, stdout) => (err ? reject(new Error(`${err.message}: ${stdout}`)) : resolve(stdout))),
       );
       expect(out).toBe("true");
     } finally {

@@ -67,11 +67,7 @@ export function createTestCa(options: TestCaOptions = {}): TestCa {
     subject,
     issuer: subject,
     validDays: 1,
-    extensions: [
-      { name: "basicConstraints", cA: true, critical: true },
-      { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true },
-      { name: "subjectKeyIdentifier" },
-    ],
+    extensions: [{ name: "basicConstraints", cA: true, critical: true }, { name: "keyUsage", keyCertSign: true, cRLSign: true, critical: true }, { name: "subjectKeyIdentifier" }],
   });
   caCert.sign(caKeys.privateKey, forge.md.sha256.create());
   const certPem = forge.pki.certificateToPem(caCert);

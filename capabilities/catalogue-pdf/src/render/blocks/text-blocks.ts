@@ -22,7 +22,11 @@ export function renderQuote(doc: Doc, runs: readonly Run[], attribution: string 
   const startPage = currentPage(doc);
   writeRuns(doc, runs, { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.body, color: STYLE.muted });
   if (currentPage(doc) === startPage) {
-    doc.save().rect(left + 2, startY, 2.5, doc.y - startY).fill(STYLE.rule).restore();
+    doc
+      .save()
+      .rect(left + 2, startY, 2.5, doc.y - startY)
+      .fill(STYLE.rule)
+      .restore();
   }
   if (attribution) {
     doc.y += 2;
