@@ -15,7 +15,8 @@ node packages/registry/bin/selu-registry.js new "$id"
 # Where the Dockerfile generator exists (issue 13), it writes the new capability's Dockerfile too.
 if [ -f scripts/dockerfile.mjs ]; then node scripts/dockerfile.mjs; fi
 bash scripts/bootstrap.sh >&2   # the new package.json changes the install stamp: pnpm links the package
-pnpm exec turbo run build --filter="@selu-catalogue/$id" --output-logs=errors-only >&2
+# Every capability, not only the new one: the registry reads a dynamic capability's tools from its built code.
+pnpm exec turbo run build --filter="./capabilities/*" --output-logs=errors-only >&2
 node packages/manifest/bin/selu-manifest.js write "capabilities/$id"
 node packages/registry/bin/selu-registry.js build
 cat <<NEXT

@@ -3,7 +3,10 @@
 // (test/conformance.test.ts; with --e2e all of its test/) against the image itself: its filesystem mounted, its Entrypoint,
 // Cmd and WorkingDir, uid 1000, read-only root, a fresh noexec /tmp, Selu's environment only, dialled on
 // port 50051 (the testkit's image mode, SELU_TEST_IMAGE). Capabilities run one after another, so 50051
-// is free for each. Prints each image's app layer (the image less its base).
+// is free for each. Prints each image's app layer (the image less its base). Each image is tagged with
+// its manifest's `image` too, and recorded in .cache/images/built/<id>.json; at the end the registry's
+// install test checks that every image the marketplace names resolves to an image built here with the
+// labels its Dockerfile sets (SELU_IMAGES_BUILT names this run's images, which must pass).
 //   ./dev images [id ...]      build and test all capabilities, or the ones named
 //   ./dev images --e2e         also the capability's end-to-end tests (all of test/) against the image
 //   ./dev images --build-only  build without testing (what pull requests on GitHub do with buildx)
@@ -19,7 +22,9 @@ import { capabilityDirs, NODE_IMAGE } from "../dockerfile.mjs";
 const root = resolve(import.meta.dirname, "../..");
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { "build-only": { type: "boolean", default: false }, e2e: { type: "boolean", default: false } } });
 const logs = join(root, ".cache/images/logs");
+const records = join(root, ".cache/images/built");
 mkdirSync(logs, { recursive: true });
+mkdirSync(records, { recursive: true });
 
 const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: "utf8", maxBuffer: 64 << 20, ...opts })?.trim() ?? "";
 const step = (text) => process.stderr.write(`images: ${text}\n`);
@@ -39,11 +44,13 @@ const baseSize = Number(podman(["image", "inspect", "--format", "{{.Size}}", `do
 const dirs = capabilityDirs().filter((d) => positionals.length === 0 || positionals.includes(basename(d)));
 const results = [];
 for (const dir of dirs) {
-  const id = parse(readFileSync(join(dir, "manifest.yaml"), "utf8")).id;
+  const { id, image } = parse(readFileSync(join(dir, "manifest.yaml"), "utf8"));
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const ref = `localhost/selu-cap-${id}:${pkg.version}`;
   const result = { id, ref, buildS: 0, appMB: NaN, tests: "not run" };
   results.push(result);
+  // A failed build leaves no record, so the registry's check can't mistake an older image for this one.
+  rmSync(join(records, `${id}.json`), { force: true });
   const t0 = Date.now();
   step(`building ${ref} (log: .cache/images/logs/${id}.log)`);
   const certs = "/etc/ssl/certs/ca-certificates.crt";
@@ -66,6 +73,9 @@ for (const dir of dirs) {
       join(dir, "Dockerfile"),
       "-t",
       ref,
+      // The reference Selu's runner uses (the manifest's image): what the registry's check resolves.
+      "-t",
+      image,
       root,
     ],
     { encoding: "utf8", maxBuffer: 256 << 20 },
@@ -78,14 +88,31 @@ for (const dir of dirs) {
     continue;
   }
   result.appMB = (Number(podman(["image", "inspect", "--format", "{{.Size}}", ref])) - baseSize) / 1e6;
+  const record = { id, image, ref, imageId: podman(["image", "inspect", "--format", "{{.Id}}", ref]), storage, driver, builtAt: new Date().toISOString() };
+  writeFileSync(join(records, `${id}.json`), `${JSON.stringify(record, null, 2)}\n`);
   if (values["build-only"]) continue;
   result.tests = testImage(dir, ref, pkg.name) ? "passed" : "failed";
 }
 
+const built = results.filter((r) => Number.isFinite(r.appMB)).map((r) => r.id);
+const registry = built.length === 0 ? "not run" : checkRegistry(built) ? "passed" : "failed";
+
 step(`done in ${Math.round((Date.now() - started) / 1000)} s (storage: ${driver} in ${storage})`);
 process.stdout.write("image                               build s  app layer MB  tests\n");
 for (const r of results) process.stdout.write(`${r.ref.padEnd(36)}${String(r.buildS).padStart(7)}  ${r.appMB.toFixed(1).padStart(12)}  ${r.tests}\n`);
-if (results.some((r) => r.tests !== "passed" && !(values["build-only"] && r.tests === "not run"))) process.exit(1);
+process.stdout.write(`marketplace images (manifest image built, labels match): ${registry}\n`);
+if (results.some((r) => r.tests !== "passed" && !(values["build-only"] && r.tests === "not run")) || registry === "failed") process.exit(1);
+
+/** The registry's install test, which now also resolves each manifest image built in this run; true when it passes. */
+function checkRegistry(ids) {
+  step(`checking the marketplace's images against this run's builds: ${ids.join(", ")}`);
+  const check = spawnSync(join(root, ".tools/node_modules/.bin/pnpm"), ["--filter", "@selu-catalogue/registry", "exec", "vitest", "run", "test/install.test.ts"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, SELU_IMAGES_BUILT: ids.join(",") },
+  });
+  return check.status === 0;
+}
 
 /** Mounts `ref` and runs the capability's conformance suite (or all of test/) against it; true when they pass. */
 function testImage(dir, ref, name) {

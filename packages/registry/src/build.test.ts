@@ -1,12 +1,15 @@
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { buildRegistry, marketplaceIndex } from "./build.js";
 import { marketplaceSchema } from "./selu-schemas.js";
-import { capabilityFiles, tempTree } from "./test-fixtures.js";
+import { capabilityFiles, dynamicCapabilityFiles, tempTree } from "./test-fixtures.js";
 
 describe("buildRegistry", () => {
-  it("lists one marketplace agent per capability in Selu's format", () => {
+  it("lists one marketplace agent per capability in Selu's format", async () => {
     const root = tempTree({ ...capabilityFiles("notes"), ...capabilityFiles("alpha") });
-    const build = buildRegistry(root);
+    const build = await buildRegistry(root);
     const index = marketplaceSchema.parse(marketplaceIndex(build.agents, "https://example.org/r/"));
     expect(index.agents.map((a) => a.id)).toEqual(["alpha", "notes"]);
     expect(index.agents[1]).toEqual({
@@ -23,32 +26,32 @@ describe("buildRegistry", () => {
     });
   });
 
-  it("gives archives that depend only on the files", () => {
-    const a = buildRegistry(tempTree(capabilityFiles("notes")));
-    const b = buildRegistry(tempTree(capabilityFiles("notes")));
+  it("gives archives that depend only on the files", async () => {
+    const a = await buildRegistry(tempTree(capabilityFiles("notes")));
+    const b = await buildRegistry(tempTree(capabilityFiles("notes")));
     expect(a.agents[0]!.sha256).toBe(b.agents[0]!.sha256);
   });
 
-  it("refuses two capabilities with one id, naming both", () => {
+  it("refuses two capabilities with one id, naming both", async () => {
     const root = tempTree({ ...capabilityFiles("notes"), ...capabilityFiles("other", { "manifest.yaml": capabilityFiles("notes")["capabilities/notes/manifest.yaml"]! }) });
-    expect(() => buildRegistry(root)).toThrow(/capabilities\/other: id "notes" is also the id of .*capabilities\/notes/);
+    await expect(buildRegistry(root)).rejects.toThrow(/capabilities\/other: id "notes" is also the id of .*capabilities\/notes/);
   });
 
-  it("refuses a manifest Selu would skip, with its line", () => {
+  it("refuses a manifest Selu would skip, with its line", async () => {
     const root = tempTree(capabilityFiles("notes", { "manifest.yaml": "id: notes\nimage: ghcr.io/o/x:1\ntools: []\n" }));
-    expect(() => buildRegistry(root)).toThrow(/manifest.yaml: Selu would not load it as is:\n.*manifest.yaml:1: class: /);
+    await expect(buildRegistry(root)).rejects.toThrow(/manifest.yaml: Selu would not load it as is:\n.*manifest.yaml:1: class: /);
   });
 
-  it("refuses a version Selu can't compare", () => {
+  it("refuses a version Selu can't compare", async () => {
     const root = tempTree(capabilityFiles("notes", { "package.json": JSON.stringify({ version: "1.2", description: "d" }) }));
-    expect(() => buildRegistry(root)).toThrow(/package.json: version "1.2" is not MAJOR.MINOR.PATCH/);
+    await expect(buildRegistry(root)).rejects.toThrow(/package.json: version "1.2" is not MAJOR.MINOR.PATCH/);
   });
 
-  it("reports a capability without German strings, saying what to add", () => {
+  it("reports a capability without German strings, saying what to add", async () => {
     const files = capabilityFiles("notes");
     delete files["capabilities/notes/agent/de.yaml"];
     delete files["capabilities/notes/prompt.de.md"];
-    const build = buildRegistry(tempTree(files));
+    const build = await buildRegistry(tempTree(files));
     expect(build.germanProblems).toHaveLength(1);
     expect(build.germanProblems[0]).toMatch(/capabilities\/notes: German strings incomplete:\n  prompt.de.md: missing .*\n  agent\/de.yaml: missing/);
     // Without them the package still loads: German falls back to English.
@@ -57,13 +60,40 @@ describe("buildRegistry", () => {
 });
 
 describe("a capability whose tools are discovered at run time", () => {
-  it("is listed with tools discovered at run time and packaged without tool strings", () => {
-    const dynamicManifest =
-      "id: notes\nclass: tool\nimage: ghcr.io/o/selu-cap-notes:1.2.3\ntool_source: dynamic\ncredentials:\n  - {name: API_TOKEN, scope: system, required: true, description: Token for the API}\n";
-    const german = "agent: {name: Notizen, description: Notizen.}\ncredentials: {API_TOKEN: Token}\n";
-    const build = buildRegistry(tempTree(capabilityFiles("notes", { "manifest.yaml": dynamicManifest, "agent/de.yaml": german })));
+  it("is listed with tools discovered at run time", async () => {
+    const build = await buildRegistry(tempTree(dynamicCapabilityFiles("notes")));
     const entry = JSON.parse(build.registry["catalogue.json"]).capabilities[0];
     expect(entry).toMatchObject({ tool_source: "dynamic", discovery_tool_name: "list_tools", tools: "discovered at run time" });
     expect(build.germanProblems).toEqual([]);
+  });
+
+  it("gets strings for every tool its code may offer, in English and German, approvals included", async () => {
+    const build = await buildRegistry(tempTree(dynamicCapabilityFiles("notes")));
+    const files = new Map(build.agents[0]!.pkg.files.map((f) => [f.path, parse(Buffer.from(f.bytes).toString("utf8"))]));
+    expect(files.get("i18n/en.yaml").capabilities.notes.tools).toEqual({
+      read_note: { display_name: "Read note", description: "Reads a note.", input: { path: { description: "File in the store" } } },
+      write_note: { display_name: "Write note", description: "Writes a note. Replaces an old one.", input: { path: { description: "File in the store" } } },
+    });
+    expect(files.get("i18n/en.yaml").approval.tools).toEqual({ notes__write_note: { label: "Write note", message: "Writes a note." } });
+    expect(files.get("i18n/de.yaml").capabilities.notes.tools.write_note.display_name).toBe("Notiz schreiben");
+    expect(files.get("i18n/de.yaml").approval.tools).toEqual({ notes__write_note: { label: "Notiz schreiben", message: "Ich möchte diese Notiz schreiben." } });
+  });
+
+  it("reports each discoverable tool the German strings lack", async () => {
+    const build = await buildRegistry(tempTree(dynamicCapabilityFiles("notes", { "agent/de.yaml": "agent: {name: N, description: D}\ncredentials: {READ_ONLY: R}\n" })));
+    expect(build.germanProblems[0]!.split("\n").slice(1)).toEqual([
+      "  agent/de.yaml: tools.read_note.display_name: missing",
+      "  agent/de.yaml: tools.read_note.description: missing",
+      "  agent/de.yaml: tools.write_note.display_name: missing",
+      "  agent/de.yaml: tools.write_note.description: missing",
+      "  agent/de.yaml: tools.write_note.approval.label: missing",
+      "  agent/de.yaml: tools.write_note.approval.message: missing",
+    ]);
+  });
+
+  it("refuses to build one whose code is not built, saying what to run", async () => {
+    const root = tempTree(dynamicCapabilityFiles("notes"));
+    rmSync(join(root, "capabilities/notes/dist"), { recursive: true });
+    await expect(buildRegistry(root)).rejects.toThrow(/capabilities\/notes\/dist\/capability.js: not found; build the capability first/);
   });
 });

@@ -40,7 +40,7 @@ export interface RegistryBuild {
  *
  * @throws Error listing every problem of every capability that Selu would refuse or misread.
  */
-export function buildRegistry(root: string): RegistryBuild {
+export async function buildRegistry(root: string): Promise<RegistryBuild> {
   const problems: string[] = [];
   const agents: BuiltAgent[] = [];
   const german: string[] = [];
@@ -48,7 +48,7 @@ export function buildRegistry(root: string): RegistryBuild {
   for (const dir of discoverCapabilities(root)) {
     let source: CapabilitySource;
     try {
-      source = loadCapabilitySource(dir);
+      source = await loadCapabilitySource(dir);
     } catch (error) {
       problems.push((error as Error).message);
       continue;
@@ -57,7 +57,7 @@ export function buildRegistry(root: string): RegistryBuild {
     if (other) problems.push(`${dir}: id "${source.manifest.id}" is also the id of ${other}; Selu keys credentials and containers by id`);
     ids.set(source.manifest.id, dir);
     const pkg = buildAgentPackage(source);
-    const found = checkAgentPackage(new Map(pkg.files.map((f) => [f.path, f.bytes]))).problems;
+    const found = checkAgentPackage(new Map(pkg.files.map((f) => [f.path, f.bytes])), new Map([[source.manifest.id, source.tools]])).problems;
     problems.push(...found.map((p) => `${dir} (agent package): ${p}`));
     const germanProblem = germanProblems(source, pkg.german);
     if (germanProblem) german.push(germanProblem);

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Manifest, parseManifest } from "@selu-catalogue/manifest";
+import { loadCodeDescription, type Manifest, parseManifest, type ToolDescription } from "@selu-catalogue/manifest";
 import { parse } from "yaml";
 import { type AgentStrings, germanSourceSchema, type PartialAgentStrings } from "./strings-schema.js";
 
@@ -14,6 +14,12 @@ export interface CapabilitySource {
   /** The directory's name (the catalogue's convention: equal to the manifest id). */
   dirName: string;
   manifest: Manifest;
+  /**
+   * Every tool the capability can have: the manifest's, or for `tool_source: dynamic` (whose manifest
+   * lists none) every tool its code may offer in any configuration, from `describe()` of the built code.
+   * Selu's UI shows i18n strings for discovered tools too, so each needs them.
+   */
+  tools: readonly ToolDescription[];
   /** manifest.yaml as committed, copied into the agent package byte for byte. */
   manifestText: string;
   /** From package.json: the version every artifact of a release carries, and the one-line summary. */
@@ -46,9 +52,10 @@ export function discoverCapabilities(root: string): string[] {
  * problem and its line, since a registry entry built from it would install nothing usable.
  *
  * @throws Error naming the file for a manifest with problems, a package.json without a version or
- * description, a missing prompt.md or README.md, or an `agent/de.yaml` of the wrong shape.
+ * description, a missing prompt.md or README.md, an `agent/de.yaml` of the wrong shape, or a dynamic
+ * capability that is not built or whose code describes no tools.
  */
-export function loadCapabilitySource(dir: string): CapabilitySource {
+export async function loadCapabilitySource(dir: string): Promise<CapabilitySource> {
   const dirName = dir.split(/[\\/]/).filter(Boolean).at(-1)!;
   const manifestText = readFileSync(join(dir, "manifest.yaml"), "utf8");
   const { manifest, problems } = parseManifest(manifestText);
@@ -68,6 +75,7 @@ export function loadCapabilitySource(dir: string): CapabilitySource {
     dir,
     dirName,
     manifest,
+    tools: manifest.tool_source === "dynamic" ? await discoverableTools(dir, manifest) : manifest.tools,
     manifestText,
     version: pkg.version,
     description: pkg.description.trim(),
@@ -77,6 +85,14 @@ export function loadCapabilitySource(dir: string): CapabilitySource {
     promptDe: readOptional(join(dir, "prompt.de.md")),
     german: loadGerman(join(dir, GERMAN_SOURCE)),
   };
+}
+
+// The kit refuses to offer a tool it doesn't define, so describe() lists every tool discovery can return.
+async function discoverableTools(dir: string, manifest: Manifest): Promise<readonly ToolDescription[]> {
+  const code = await loadCodeDescription(dir);
+  if (code.id !== manifest.id) throw new Error(`${dir}: the code's id "${code.id}" is not the manifest's "${manifest.id}"`);
+  if (code.tools.length === 0) throw new Error(`${dir}: tool_source is dynamic, but describe() in the built code lists no tools it may offer`);
+  return code.tools;
 }
 
 function readRequired(file: string): string {

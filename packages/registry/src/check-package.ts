@@ -1,8 +1,11 @@
-import { type Manifest, parseManifest } from "@selu-catalogue/manifest";
+import { type Manifest, parseManifest, type ToolDescription } from "@selu-catalogue/manifest";
 import { parse } from "yaml";
 import type { z } from "zod";
 import { inputDescriptions } from "./english.js";
 import { type AgentYaml, agentYamlSchema, type LocaleBundle, localeBundleSchema } from "./selu-schemas.js";
+
+/** A tool whose strings are checked: as the manifest lists it, or as discovery (or describe()) returns it. */
+export type CheckedTool = Pick<ToolDescription, "name"> & { input_schema: unknown; recommended_policy?: string | undefined };
 
 /** An agent package as Selu loads it, after {@link checkAgentPackage} found no problems. */
 export interface LoadedAgent {
@@ -17,9 +20,14 @@ export interface LoadedAgent {
  * agent.yaml and every `i18n/*.yaml|yml` must deserialise as Selu's types (one bad i18n file makes Selu
  * drop the whole agent), every `capabilities/<dir>/manifest.yaml` must parse without problems, and every
  * supported locale must name every tool, input field, credential, install step and `ask` tool's approval.
- * Returns the loaded agent and every problem, each naming its file.
+ * A dynamic capability's manifest lists no tools: pass the tools it can discover in `discovered` (by
+ * capability id) so their strings are checked too. Returns the loaded agent and every problem, each
+ * naming its file.
  */
-export function checkAgentPackage(files: ReadonlyMap<string, Uint8Array>): { loaded: LoadedAgent | undefined; problems: string[] } {
+export function checkAgentPackage(
+  files: ReadonlyMap<string, Uint8Array>,
+  discovered: ReadonlyMap<string, readonly CheckedTool[]> = new Map(),
+): { loaded: LoadedAgent | undefined; problems: string[] } {
   const problems: string[] = [];
   const read = (path: string) => Buffer.from(files.get(path)!).toString("utf8");
   const agent = files.has("agent.yaml") ? parseYaml("agent.yaml", read("agent.yaml"), agentYamlSchema, problems) : undefined;
@@ -43,7 +51,7 @@ export function checkAgentPackage(files: ReadonlyMap<string, Uint8Array>): { loa
   }
   if (!agent) return { loaded: undefined, problems };
   if (manifests.size === 0) problems.push("capabilities/: no manifest.yaml; the agent would have no tools");
-  checkLocales(agent, locales, [...manifests.values()], problems);
+  checkLocales(agent, locales, [...manifests.values()], discovered, problems);
   checkInstallSteps(agent, [...manifests.values()], problems);
   return { loaded: { agent, locales, manifests }, problems };
 }
@@ -66,7 +74,7 @@ function parseYaml<T extends z.ZodType>(path: string, text: string, schema: T, p
   return undefined;
 }
 
-function checkLocales(agent: AgentYaml, locales: Map<string, LocaleBundle>, manifests: Manifest[], problems: string[]): void {
+function checkLocales(agent: AgentYaml, locales: Map<string, LocaleBundle>, manifests: Manifest[], discovered: ReadonlyMap<string, readonly CheckedTool[]>, problems: string[]): void {
   const { default_locale: fallback, supported_locales: supported } = agent.i18n;
   if (!supported.includes(fallback)) problems.push(`agent.yaml: i18n.supported_locales: lacks the default locale "${fallback}"`);
   for (const locale of supported) {
@@ -85,7 +93,8 @@ function checkLocales(agent: AgentYaml, locales: Map<string, LocaleBundle>, mani
     for (const m of manifests) {
       const cap = bundle.capabilities[m.id];
       const at = `capabilities.${m.id}`;
-      for (const tool of m.tools) {
+      const tools: readonly CheckedTool[] = m.tool_source === "dynamic" ? (discovered.get(m.id) ?? []) : m.tools;
+      for (const tool of tools) {
         const t = cap?.tools[tool.name];
         need(t?.display_name, `${at}.tools.${tool.name}.display_name`);
         need(t?.description, `${at}.tools.${tool.name}.description`);

@@ -45,8 +45,8 @@ export async function main(argv: readonly string[], output: CliOutput, cwd = pro
   const [command, ...rest] = positionals;
   try {
     const root = values.root ? resolve(values.root) : findRoot(cwd);
-    if (command === "build" && rest.length === 0) return build(root, values.out, values["base-url"], output);
-    if (command === "check" && rest.length === 0) return check(root, output);
+    if (command === "build" && rest.length === 0) return await build(root, values.out, values["base-url"], output);
+    if (command === "check" && rest.length === 0) return await check(root, output);
     if (command === "new" && rest.length === 1) {
       const created = scaffoldCapability(root, rest[0]!);
       for (const file of created) output.out(`created ${file}`);
@@ -60,7 +60,7 @@ export async function main(argv: readonly string[], output: CliOutput, cwd = pro
   return 2;
 }
 
-function build(root: string, out: string | undefined, baseUrl: string | undefined, output: CliOutput): number {
+async function build(root: string, out: string | undefined, baseUrl: string | undefined, output: CliOutput): Promise<number> {
   if ((out === undefined) !== (baseUrl === undefined)) {
     output.err(`selu-registry: --out and --base-url go together (the index names each archive by its URL)\n${USAGE}`);
     return 2;
@@ -69,7 +69,7 @@ function build(root: string, out: string | undefined, baseUrl: string | undefine
     output.err(`selu-registry: --base-url "${baseUrl}": expected an http(s) URL the archives will be served from`);
     return 2;
   }
-  const result = buildRegistry(root);
+  const result = await buildRegistry(root);
   writeRegistryFolder(result, root);
   output.out(`registry/: ${result.agents.length} capabilities`);
   if (out !== undefined && baseUrl !== undefined) {
@@ -80,8 +80,8 @@ function build(root: string, out: string | undefined, baseUrl: string | undefine
   return 0;
 }
 
-function check(root: string, output: CliOutput): number {
-  const result = buildRegistry(root);
+async function check(root: string, output: CliOutput): Promise<number> {
+  const result = await buildRegistry(root);
   let ok = true;
   for (const name of REGISTRY_FILES) {
     const file = join(root, "registry", name);

@@ -4,9 +4,9 @@ import { englishStrings, firstParagraph, humanise } from "./english.js";
 import { capabilityFiles, tempTree } from "./test-fixtures.js";
 
 describe("englishStrings", () => {
-  it("derives every string from the capability's files", () => {
+  it("derives every string from the capability's files", async () => {
     const root = tempTree(capabilityFiles("notes"));
-    expect(englishStrings(loadCapabilitySource(`${root}/capabilities/notes`))).toEqual({
+    expect(englishStrings(await loadCapabilitySource(`${root}/capabilities/notes`))).toEqual({
       agent: { name: "Notes", description: "Notes for tests.", long_description: "Sends notes. For tests." },
       tools: {
         send_note: {
@@ -20,9 +20,9 @@ describe("englishStrings", () => {
     });
   });
 
-  it("takes the agent name from package.json's displayName when there is one", () => {
+  it("takes the agent name from package.json's displayName when there is one", async () => {
     const root = tempTree(capabilityFiles("notes", { "package.json": JSON.stringify({ version: "1.0.0", description: "d", displayName: "Note Taker" }) }));
-    expect(englishStrings(loadCapabilitySource(`${root}/capabilities/notes`)).agent.name).toBe("Note Taker");
+    expect(englishStrings(await loadCapabilitySource(`${root}/capabilities/notes`)).agent.name).toBe("Note Taker");
   });
 });
 

@@ -4,15 +4,16 @@ import type { AgentStrings } from "./strings-schema.js";
 /**
  * The English strings of a capability's agent, all derived from its files: the name from package.json's
  * `displayName` (or the directory name), the description from package.json, the long description from
- * the README's first paragraph, tool and input descriptions from the manifest (itself generated from
- * the code), display names from tool names, and approval texts from the descriptions of `ask` tools.
+ * the README's first paragraph, tool and input descriptions from the code (the manifest's tools, or
+ * for a dynamic capability every tool discovery may offer), display names from tool names, and approval
+ * texts from the descriptions of `ask` tools.
  */
 export function englishStrings(source: CapabilitySource): AgentStrings {
   const { manifest } = source;
-  const casing = wordCasing(`${source.description}\n${source.prompt}\n${manifest.tools.map((t) => t.description).join("\n")}`);
+  const casing = wordCasing(`${source.description}\n${source.prompt}\n${source.tools.map((t) => t.description).join("\n")}`);
   const longDescription = firstParagraph(source.readme);
   const tools: AgentStrings["tools"] = {};
-  for (const tool of manifest.tools) {
+  for (const tool of source.tools) {
     const displayName = humanise(tool.name, casing);
     tools[tool.name] = {
       display_name: displayName,
@@ -35,9 +36,9 @@ export function englishStrings(source: CapabilitySource): AgentStrings {
 }
 
 /** The descriptions of the top-level input fields (what Selu's UI localises), in schema order. */
-export function inputDescriptions(schema: Record<string, unknown>): Record<string, string> {
+export function inputDescriptions(schema: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  const properties = schema.properties;
+  const properties = (schema as { properties?: unknown } | null)?.properties;
   if (typeof properties !== "object" || properties === null) return out;
   for (const [field, value] of Object.entries(properties)) {
     const description = (value as { description?: unknown } | null)?.description;

@@ -64,3 +64,39 @@ credentials:
   for (const [path, text] of Object.entries({ ...base, ...overrides })) out[`capabilities/${dir}/${path}`] = text;
   return out;
 }
+
+/**
+ * A capability whose tools are discovered at run time (`tool_source: dynamic`), with its built code:
+ * `dist/capability.js` describes a reading tool and an `ask` writing tool, as the kit's describe() does.
+ */
+export function dynamicCapabilityFiles(dir: string, overrides: Record<string, string> = {}): Record<string, string> {
+  const tool = (name: string, description: string, policy: string) => ({
+    name,
+    description,
+    input_schema: { type: "object", properties: { path: { type: "string", description: "File in the store" } }, required: ["path"] },
+    recommended_policy: policy,
+    terminal_on_success: false,
+  });
+  const description = {
+    id: dir,
+    tool_source: "dynamic",
+    discovery_tool_name: "list_tools",
+    tools: [tool("read_note", "Reads a note.", "allow"), tool("write_note", "Writes a note. Replaces an old one.", "ask")],
+    credentials: [{ name: "READ_ONLY", scope: "system", required: false, description: "Offer only read_note" }],
+  };
+  return capabilityFiles(dir, {
+    "manifest.yaml": `id: ${dir}\nclass: tool\nimage: ghcr.io/o/selu-cap-${dir}:1.2.3\ntool_source: dynamic\ncredentials:\n  - {name: READ_ONLY, scope: system, required: false, description: Offer only read_note}\ntools: []\n`,
+    "dist/capability.js": `export default { describe: () => (${JSON.stringify(description)}) };\n`,
+    "agent/de.yaml": `agent: {name: Notizen, description: Notizen für Tests.}
+tools:
+  read_note: {display_name: Notiz lesen, description: Liest eine Notiz.}
+  write_note:
+    display_name: Notiz schreiben
+    description: Schreibt eine Notiz.
+    approval: {label: Notiz schreiben, message: Ich möchte diese Notiz schreiben.}
+credentials: {READ_ONLY: Nur read_note anbieten}
+`,
+    "README.md": `# ${dir}\n\nNotes.\n\n- Limits: 128 MB memory.\n`,
+    ...overrides,
+  });
+}

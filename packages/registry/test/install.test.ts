@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Manifest } from "@selu-catalogue/manifest";
 import { Orchestrator, startCapabilityProcess, type CapabilityProcess } from "@selu-catalogue/testkit";
+import { builtImageProblems, inspectImage, readBuildRecords } from "../src/built-images.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRegistry, writeMarketplace } from "../src/build.js";
 import { discoverCapabilities, loadCapabilitySource } from "../src/capability-source.js";
@@ -17,7 +18,9 @@ import { REPO_ROOT } from "../src/test-fixtures.js";
 // marketplace this repository builds, served over HTTP on loopback.
 let server: Server;
 let baseUrl: string;
-const installed = new Map<string, { entry: MarketplaceEntry; loaded: LoadedAgent }>();
+const installed = new Map<string, { entry: MarketplaceEntry; loaded: LoadedAgent; files: Map<string, Uint8Array> }>();
+const sources = await Promise.all(discoverCapabilities(REPO_ROOT).map((dir) => loadCapabilitySource(dir)));
+const dirOf = (id: string) => sources.find((s) => s.manifest.id === id)!.dir;
 
 beforeAll(async () => {
   const site = mkdtempSync(join(tmpdir(), "marketplace-"));
@@ -28,7 +31,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  writeMarketplace(buildRegistry(REPO_ROOT), join(site, "archives"), `${baseUrl}/archives/`);
+  writeMarketplace(await buildRegistry(REPO_ROOT), join(site, "archives"), `${baseUrl}/archives/`);
 });
 afterAll(() => new Promise((resolve) => server.close(resolve)));
 
@@ -43,11 +46,7 @@ describe("installing from the marketplace as Selu does", () => {
   it("fetches the index, then downloads, verifies, extracts and loads every agent", async () => {
     const index = marketplaceSchema.parse(JSON.parse((await get(`${baseUrl}/archives/marketplace.json`, 15_000)).toString("utf8")));
     expect(index.version).toBe(1);
-    expect(index.agents.map((a) => a.id).sort()).toEqual(
-      discoverCapabilities(REPO_ROOT)
-        .map((d) => loadCapabilitySource(d).manifest.id)
-        .sort(),
-    );
+    expect(index.agents.map((a) => a.id).sort()).toEqual(sources.map((s) => s.manifest.id).sort());
 
     for (const entry of index.agents) {
       const archive = await get(entry.archive_url, 120_000);
@@ -65,7 +64,7 @@ describe("installing from the marketplace as Selu does", () => {
         expect(manifest.image.split(":").at(-1), `capabilities/${dir}/manifest.yaml image tag`).toBe(entry.version);
       }
       expect([...files.keys()].filter((p) => p.endsWith("prompt.md")).length).toBe(loaded!.manifests.size);
-      installed.set(entry.id, { entry, loaded: loaded! });
+      installed.set(entry.id, { entry, loaded: loaded!, files });
     }
   });
 
@@ -85,7 +84,7 @@ describe("installing from the marketplace as Selu does", () => {
       expect(probe, "an agent with a tool that takes plain strings and needs no credentials or network").toBeDefined();
       const { m, tool } = probe!;
       // Container sources are not part of the package: the code comes from the repository.
-      const dir = discoverCapabilities(REPO_ROOT).find((d) => loadCapabilitySource(d).manifest.id === m.id)!;
+      const dir = dirOf(m.id);
       if (!existsSync(join(dir, "dist"))) throw new Error(`${dir} is not built: run ./dev build first`);
       capability = await startCapabilityProcess(dir);
       orchestrator = new Orchestrator();
@@ -94,6 +93,52 @@ describe("installing from the marketplace as Selu does", () => {
       const outcome = await orchestrator.call(`${m.id}__${tool!.name}`, args);
       expect(outcome, capability.output()).toMatchObject({ ok: true });
       expect(JSON.stringify(outcome)).toContain("hello from the marketplace");
+    });
+  });
+
+  describe("discovery at install, as Selu runs it for an agent whose tools are discovered", () => {
+    const dynamic = sources.filter((s) => s.manifest.tool_source === "dynamic");
+    it.each(dynamic.map((s) => s.manifest.id))("%s: every tool it discovers has its strings in every locale", async (id) => {
+      const { files, loaded } = installed.get(id)!;
+      const manifest = [...loaded.manifests.values()].find((m) => m.id === id)!;
+      // As installed: no settings yet, so discovery gets no system credentials (contract section 5).
+      const capability = await startCapabilityProcess(dirOf(id));
+      const orchestrator = new Orchestrator();
+      try {
+        await orchestrator.install(manifest, capability.address);
+        const discovered = await orchestrator.discover(id);
+        expect(discovered.length, capability.output()).toBeGreaterThan(0);
+        expect(checkAgentPackage(files, new Map([[id, discovered]])).problems).toEqual([]);
+      } finally {
+        await orchestrator.close();
+        await capability.stop();
+      }
+    });
+  });
+
+  // Selu pulls each capability_images entry and its runner starts the manifest's image as written. With
+  // images built here (./dev images, which runs this file again with SELU_IMAGES_BUILT naming its builds),
+  // each must resolve to an image built from these sources; without, the check says it was not run.
+  describe("the image each manifest names was built, with the labels its Dockerfile sets", () => {
+    const records = readBuildRecords(REPO_ROOT);
+    const required = (process.env.SELU_IMAGES_BUILT ?? "").split(",").filter(Boolean);
+    it.for(sources.map((s) => s.manifest.id))("%s", async (id, ctx) => {
+      const { entry, loaded } = installed.get(id)!;
+      const { imageLabels } = (await import(join(REPO_ROOT, "scripts", "dockerfile.mjs"))) as { imageLabels(dir: string): Record<string, string> };
+      for (const manifest of loaded.manifests.values()) {
+        const record = records.get(manifest.id);
+        const built = required.includes(manifest.id);
+        if (!record || (record.image !== manifest.image && !built)) {
+          expect(built, `./dev images built ${manifest.id} in this run but left no record of it`).toBe(false);
+          return ctx.skip(
+            record
+              ? `not checked: the image built here is ${record.image}, the manifest now names ${manifest.image}; run ./dev images`
+              : `not checked: no image of ${manifest.id} was built in this checkout; ./dev images builds it and runs this check (CI does, after ./dev test)`,
+          );
+        }
+        const expected = { image: manifest.image, version: entry.version, labels: imageLabels(dirOf(manifest.id)) };
+        expect(builtImageProblems(inspectImage(record, manifest.image), expected), `built ${record.builtAt} in ${record.storage}`).toEqual([]);
+      }
     });
   });
 });

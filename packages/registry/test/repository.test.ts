@@ -9,7 +9,7 @@ import { REPO_ROOT } from "../src/test-fixtures.js";
 import { SCHEMA_HEADER } from "./schema-header.js";
 
 // The checks every capability in the repository passes; each failure says what to run or add.
-const build = buildRegistry(REPO_ROOT);
+const build = await buildRegistry(REPO_ROOT);
 const dirs = discoverCapabilities(REPO_ROOT);
 
 describe("the repository's registry", () => {
@@ -30,8 +30,8 @@ describe("the repository's registry", () => {
     expect(readFileSync(join(dir, "manifest.yaml"), "utf8").split("\n")[0]).toBe(SCHEMA_HEADER);
   });
 
-  it.each(dirs)("%s: README's tool table and memory limit match the code", (dir) => {
-    const source = loadCapabilitySource(dir);
+  it.each(dirs)("%s: README's tool table and memory limit match the code", async (dir) => {
+    const source = await loadCapabilitySource(dir);
     expect(checkReadme(source.readme, source.manifest)).toEqual([]);
   });
 

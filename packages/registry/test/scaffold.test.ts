@@ -86,10 +86,10 @@ describe("./dev new", () => {
     expect(run("vitest run --reporter=dot")).toMatch(/Tests\s+\d+ passed \(\d+\)/);
   }, 120_000);
 
-  it("passes the registry's checks: agent package, German strings, README", () => {
-    const build = buildRegistry(root);
+  it("passes the registry's checks: agent package, German strings, README", async () => {
+    const build = await buildRegistry(root);
     expect(build.germanProblems).toEqual([]);
-    const source = loadCapabilitySource(dir);
+    const source = await loadCapabilitySource(dir);
     expect(checkReadme(source.readme, source.manifest)).toEqual([]);
     expect(build.agents[0]!.pkg.files.map((f) => f.path)).toContain(`capabilities/${id}/prompt.de.md`);
   });
