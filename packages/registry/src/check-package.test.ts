@@ -88,4 +88,13 @@ describe("checkAgentPackage", () => {
       "i18n/de.yaml: approval.tools.notes__erase_note.message: missing",
     ]);
   });
+
+  it("reports an approval label that differs from the tool's display name, which Selu would show instead", async () => {
+    const files = await packageFiles();
+    const de = Buffer.from(files.get("i18n/de.yaml")!).toString("utf8").replace("label: Notiz senden", "label: Senden");
+    files.set("i18n/de.yaml", Buffer.from(de));
+    expect(checkAgentPackage(files).problems).toEqual([
+      'i18n/de.yaml: approval.tools.notes__send_note.label: "Senden" differs from the tool\'s display_name "Notiz senden"; Selu shows the label as the tool\'s name',
+    ]);
+  });
 });

@@ -103,6 +103,10 @@ function checkLocales(agent: AgentYaml, locales: Map<string, LocaleBundle>, mani
           const approval = bundle.approval.tools[`${m.id}__${tool.name}`];
           need(approval?.label, `approval.tools.${m.id}__${tool.name}.label`);
           need(approval?.message, `approval.tools.${m.id}__${tool.name}.message`);
+          // Selu names the tool by its approval label wherever it shows one (localized_tool_display_name).
+          if (approval?.label && t?.display_name && approval.label.trim() !== t.display_name.trim()) {
+            problems.push(`${file}: approval.tools.${m.id}__${tool.name}.label: "${approval.label}" differs from the tool's display_name "${t.display_name}"; Selu shows the label as the tool's name`);
+          }
         }
       }
       for (const c of m.credentials) need(cap?.credentials[c.name]?.description, `${at}.credentials.${c.name}.description`);

@@ -20,6 +20,11 @@ describe("englishStrings", () => {
     });
   });
 
+  it("names the agent after its directory without the catalogue- prefix", async () => {
+    const root = tempTree(capabilityFiles("catalogue-web-notes"));
+    expect(englishStrings(await loadCapabilitySource(`${root}/capabilities/catalogue-web-notes`)).agent.name).toBe("Web notes");
+  });
+
   it("takes the agent name from package.json's displayName when there is one", async () => {
     const root = tempTree(capabilityFiles("notes", { "package.json": JSON.stringify({ version: "1.0.0", description: "d", displayName: "Note Taker" }) }));
     expect(englishStrings(await loadCapabilitySource(`${root}/capabilities/notes`)).agent.name).toBe("Note Taker");

@@ -1,9 +1,10 @@
+import { CATALOGUE_ID_PREFIX } from "@selu-catalogue/manifest";
 import type { CapabilitySource } from "./capability-source.js";
 import type { AgentStrings } from "./strings-schema.js";
 
 /**
  * The English strings of a capability's agent, all derived from its files: the name from package.json's
- * `displayName` (or the directory name), the description from package.json, the long description from
+ * `displayName` (or the directory name without `catalogue-`), the description from package.json, the long description from
  * the README's first paragraph, tool and input descriptions from the code (the manifest's tools, or
  * for a dynamic capability every tool discovery may offer), display names from tool names, and approval
  * texts from the descriptions of `ask` tools.
@@ -26,7 +27,8 @@ export function englishStrings(source: CapabilitySource): AgentStrings {
   for (const c of manifest.credentials) credentials[c.name] = c.description.trim() || c.name;
   return {
     agent: {
-      name: source.displayName ?? humanise(source.dirName, casing),
+      // The id's catalogue- prefix keeps ids apart in Selu; people see the name without it.
+      name: source.displayName ?? humanise(source.dirName.replace(new RegExp(`^${CATALOGUE_ID_PREFIX}`), ""), casing),
       description: source.description,
       ...(longDescription ? { long_description: longDescription } : {}),
     },
