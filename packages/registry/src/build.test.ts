@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
@@ -89,6 +89,13 @@ describe("a capability whose tools are discovered at run time", () => {
       "  agent/de.yaml: tools.write_note.approval.label: missing",
       "  agent/de.yaml: tools.write_note.approval.message: missing",
     ]);
+  });
+
+  it("refuses a tool name discovery may offer that the model can't take", async () => {
+    const root = tempTree(dynamicCapabilityFiles("notes"));
+    const code = join(root, "capabilities/notes/dist/capability.js");
+    writeFileSync(code, readFileSync(code, "utf8").replace('"name":"write_note"', '"name":"Write-Note"'));
+    await expect(buildRegistry(root)).rejects.toThrow(/capabilities\/notes: a tool discovery may offer: "Write-Note" is not a snake_case identifier/);
   });
 
   it("refuses to build one whose code is not built, saying what to run", async () => {

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadCodeDescription, type Manifest, parseManifest, type ToolDescription } from "@selu-catalogue/manifest";
+import { checkQualifiedToolName, checkToolName, loadCodeDescription, type Manifest, parseManifest, type ToolDescription } from "@selu-catalogue/manifest";
 import { parse } from "yaml";
 import { type AgentStrings, germanSourceSchema, type PartialAgentStrings } from "./strings-schema.js";
 
@@ -92,6 +92,11 @@ async function discoverableTools(dir: string, manifest: Manifest): Promise<reado
   const code = await loadCodeDescription(dir);
   if (code.id !== manifest.id) throw new Error(`${dir}: the code's id "${code.id}" is not the manifest's "${manifest.id}"`);
   if (code.tools.length === 0) throw new Error(`${dir}: tool_source is dynamic, but describe() in the built code lists no tools it may offer`);
+  // The manifest's checks never see these names; Selu and the model will.
+  for (const tool of code.tools) {
+    const problem = checkToolName(tool.name) ?? checkQualifiedToolName(manifest.id, tool.name);
+    if (problem) throw new Error(`${dir}: a tool discovery may offer: ${problem}`);
+  }
   return code.tools;
 }
 

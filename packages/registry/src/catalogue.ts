@@ -17,6 +17,7 @@ export const catalogueEntrySchema = z.strictObject({
   description: z.string(),
   description_localizations: z.record(z.string(), z.string()),
   image: z.string().describe("The container image Selu runs, exactly as the manifest names it"),
+  // Other ways to launch the capability go beside `image`: the MCP launch command (issue 19) belongs here.
   class: z.enum(["tool", "environment"]),
   source: z.string().describe("The capability's directory in the repository"),
   tool_source: z.enum(["manifest", "dynamic"]),

@@ -1,9 +1,10 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { loadCodeDescription, runCli, writeManifestTools } from "@selu-catalogue/manifest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRegistry } from "../src/build.js";
+import { main as runRegistryCli } from "../src/cli.js";
 import { discoverCapabilities, loadCapabilitySource } from "../src/capability-source.js";
 import { checkReadme } from "../src/readme-check.js";
 import { scaffoldCapability } from "../src/scaffold/scaffold.js";
@@ -17,8 +18,9 @@ import { SCHEMA_HEADER } from "./schema-header.js";
 // Follows the catalogue id rule (catalogue-<name>), which holds for every capability after the rename.
 const id = "catalogue-scaffold-probe";
 // Inside the checkout (ignored by git): the conformance sandbox gives the capability its own empty /tmp.
-mkdirSync(join(REPO_ROOT, "node_modules", ".cache"), { recursive: true });
-const root = mkdtempSync(join(REPO_ROOT, "node_modules", ".cache", "scaffold-"));
+// Not under node_modules/, where Biome refuses to look.
+mkdirSync(join(REPO_ROOT, ".cache"), { recursive: true });
+const root = mkdtempSync(join(REPO_ROOT, ".cache", "scaffold-"));
 const dir = join(root, "capabilities", id);
 let created: string[];
 
@@ -85,6 +87,24 @@ describe("./dev new", () => {
   it("passes its own end-to-end and conformance tests", () => {
     expect(run("vitest run --reporter=dot")).toMatch(/Tests\s+\d+ passed \(\d+\)/);
   }, 120_000);
+
+  it("passes ./dev lint's checks unchanged: Biome's lint rules and formatter, image tag = version", async () => {
+    // The repository's biome.json, as `./dev lint` (biome ci) applies it; .gitignore would hide .cache/.
+    const biome = join(REPO_ROOT, "node_modules", ".bin", "biome");
+    const args = ["ci", "--error-on-warnings", "--colors=off", "--vcs-use-ignore-file=false", relative(REPO_ROOT, dir)];
+    const lint = spawnSync(biome, args, { cwd: REPO_ROOT, encoding: "utf8" });
+    expect(lint.status, `${lint.stdout}${lint.stderr}`).toBe(0);
+    expect(`${lint.stdout}${lint.stderr}`).toMatch(/Checked \d+ files/);
+    const { tagProblems } = (await import(join(REPO_ROOT, "scripts", "version.mjs"))) as { tagProblems(dirs: string[]): string[] };
+    expect(tagProblems([dir])).toEqual([]);
+  });
+
+  it("leaves registry/ up to date as ./dev new writes it (selu-registry check passes)", async () => {
+    const lines: string[] = [];
+    const output = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(l) };
+    expect(await runRegistryCli(["build", "--root", root], output), lines.join("\n")).toBe(0);
+    expect(await runRegistryCli(["check", "--root", root], output), lines.join("\n")).toBe(0);
+  });
 
   it("passes the registry's checks: agent package, German strings, README", async () => {
     const build = await buildRegistry(root);
