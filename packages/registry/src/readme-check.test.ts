@@ -22,8 +22,13 @@ describe("checkReadme", () => {
     expect(checkReadme(readme.replace("128 MB", "lots of"), manifest)).toEqual(["doesn't state the memory limit, 128 MB (resources.max_memory_mb)"]);
   });
 
-  it("has no table to check for tools discovered at run time", () => {
+  it("checks a row for every tool discovery may offer, without their policies", () => {
     const dynamic = parseManifest("id: d\nclass: tool\nimage: ghcr.io/o/d:1.0.0\ntool_source: dynamic\n").manifest!;
-    expect(checkReadme("# d\n\nFiles.\n\nLimits: 128 MB.\n", dynamic)).toEqual([]);
+    const offered = [
+      { name: "send_note", recommended_policy: "allow" as const },
+      { name: "erase_note", recommended_policy: "ask" as const },
+    ];
+    expect(checkReadme(readme, dynamic, offered)).toEqual(["## Tools: no row for `erase_note`"]);
+    expect(checkReadme(readme.replace("| ask |", "| allow |"), dynamic, offered.slice(0, 1))).toEqual([]);
   });
 });

@@ -32,7 +32,7 @@ describe("the repository's registry", () => {
 
   it.each(dirs)("%s: README's tool table and memory limit match the code", async (dir) => {
     const source = await loadCapabilitySource(dir);
-    expect(checkReadme(source.readme, source.manifest)).toEqual([]);
+    expect(checkReadme(source.readme, source.manifest, source.tools)).toEqual([]);
   });
 
   it("keeps the schema header when selu-manifest write regenerates the tools", () => {

@@ -110,7 +110,7 @@ describe("./dev new", () => {
     const build = await buildRegistry(root);
     expect(build.germanProblems).toEqual([]);
     const source = await loadCapabilitySource(dir);
-    expect(checkReadme(source.readme, source.manifest)).toEqual([]);
+    expect(checkReadme(source.readme, source.manifest, source.tools)).toEqual([]);
     expect(build.agents[0]!.pkg.files.map((f) => f.path)).toContain(`capabilities/${id}/prompt.de.md`);
   });
 });
