@@ -4,10 +4,10 @@ import type { AgentStrings } from "./strings-schema.js";
 
 /**
  * The English strings of a capability's agent, all derived from its files: the name from package.json's
- * `displayName` (or the directory name without `catalogue-`), the description from package.json, the long description from
- * the README's first paragraph, tool and input descriptions from the code (the manifest's tools, or
- * for a dynamic capability every tool discovery may offer), display names from tool names, and approval
- * texts from the descriptions of `ask` tools.
+ * `displayName` (or the directory name without `catalogue-`), the description from package.json, the
+ * long description from the README's first paragraph, tool and input descriptions from the code (the
+ * manifest's tools, or for a dynamic capability every tool discovery may offer), display names from tool
+ * names, and approval texts from the descriptions of `ask` tools.
  */
 export function englishStrings(source: CapabilitySource): AgentStrings {
   const { manifest } = source;
@@ -28,7 +28,7 @@ export function englishStrings(source: CapabilitySource): AgentStrings {
   return {
     agent: {
       // The id's catalogue- prefix keeps ids apart in Selu; people see the name without it.
-      name: source.displayName ?? humanise(source.dirName.replace(new RegExp(`^${CATALOGUE_ID_PREFIX}`), ""), casing),
+      name: source.displayName ?? humanise(source.dirName.startsWith(CATALOGUE_ID_PREFIX) ? source.dirName.slice(CATALOGUE_ID_PREFIX.length) : source.dirName, casing),
       description: source.description,
       ...(longDescription ? { long_description: longDescription } : {}),
     },

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Manifest } from "@selu-catalogue/manifest";
 import { Orchestrator, startCapabilityProcess, type CapabilityProcess } from "@selu-catalogue/testkit";
-import { BUILD_RECORDS, builtImageProblems, inspectImage, readBuildRecords } from "../src/built-images.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRegistry, writeMarketplace } from "../src/build.js";
+import { BUILD_RECORDS, builtImageProblems, inspectImage, readBuildRecords } from "../src/built-images.js";
 import { discoverCapabilities, loadCapabilitySource } from "../src/capability-source.js";
 import { checkAgentPackage, type LoadedAgent } from "../src/check-package.js";
 import { extractTarGz } from "../src/extract.js";
@@ -136,7 +136,7 @@ describe("installing from the marketplace as Selu does", () => {
         const expected = { image: manifest.image, version: entry.version, labels: imageLabels(dirOf(manifest.id)) };
         const problems = builtImageProblems(inspectImage(record, manifest.image), expected);
         if (!builtNow && problems.length > 0) return ctx.skip(`not checked: the image built here on ${record.builtAt} is stale (${problems.join("; ")}); run ./dev images`);
-        expect(problems, `built ${record.builtAt} in ${record.storage}`).toEqual([]);
+        expect(problems, `${record.imageId}, built ${record.builtAt} in ${record.storage}`).toEqual([]);
       }
     });
   });
