@@ -1,6 +1,7 @@
 import { defineCapability } from "@selu-catalogue/kit";
 import { credentials } from "./credentials.js";
 import { MAIL_LIMITS } from "./limits.js";
+import { AccessTokens } from "./oauth/access-tokens.js";
 import { SentMessages } from "./smtp/sent-messages.js";
 import { getAttachment } from "./tools/get-attachment.js";
 import { getMessage } from "./tools/get-message.js";
@@ -24,14 +25,18 @@ export default defineCapability({
     // ctx.slots: one send at a time (send_email is the only tool that takes them).
     workSlots: MAIL_LIMITS.concurrentSends,
   },
-  tools: ({ tool }) => ({
-    send_email: sendEmail(tool, new SentMessages<SentRecord>({ windowMs: MAIL_LIMITS.resendWindowMs })),
-    list_mailboxes: listMailboxes(tool),
-    list_messages: listMessages(tool),
-    get_message: getMessage(tool),
-    search_messages: searchMessages(tool),
-    get_attachment: getAttachment(tool),
-    mark_messages: markMessages(tool),
-    move_messages: moveMessages(tool),
-  }),
+  tools: ({ tool }) => {
+    // OAuth2 access tokens, shared by every tool of this container until shortly before they expire.
+    const tokens = new AccessTokens();
+    return {
+      send_email: sendEmail(tool, tokens, new SentMessages<SentRecord>({ windowMs: MAIL_LIMITS.resendWindowMs })),
+      list_mailboxes: listMailboxes(tool, tokens),
+      list_messages: listMessages(tool, tokens),
+      get_message: getMessage(tool, tokens),
+      search_messages: searchMessages(tool, tokens),
+      get_attachment: getAttachment(tool, tokens),
+      mark_messages: markMessages(tool, tokens),
+      move_messages: moveMessages(tool, tokens),
+    };
+  },
 });

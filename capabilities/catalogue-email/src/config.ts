@@ -17,19 +17,9 @@ export interface ImapSettings extends ServerAddress {
   security: "starttls" | "tls";
 }
 
-/** The account as the tools use it, parsed once per call from the credentials. */
-export interface MailAccount {
-  username: string;
-  password: string;
-}
-
 type Values = Readonly<Record<string, string | undefined>>;
 
 const HOST = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*$/;
-
-export function readAccount(values: Values): MailAccount {
-  return { username: need(values, "EMAIL_USERNAME"), password: need(values, "EMAIL_PASSWORD") };
-}
 
 export function readImapSettings(values: Values): ImapSettings {
   const imapPort = port(values, "IMAP_PORT", 993);

@@ -8,6 +8,7 @@ import { startCapabilityProcess, type CapabilityProcess } from "@selu-catalogue/
 import { startEgressProxy, type EgressProxy } from "@selu-catalogue/testkit/proxy";
 import { createTestCa, type TestCa } from "@selu-catalogue/testkit/tls";
 import { startImapServer, startSmtpServer, type ImapTestServer, type SeedMessage, type SmtpTestServer } from "@selu-catalogue/testkit/mail";
+import { startOAuthProvider, type OAuthProviderOptions, type OAuthTestProvider } from "@selu-catalogue/testkit/oauth";
 
 export const dir = fileURLToPath(new URL("..", import.meta.url));
 export const USER = "alice@fastmail.test";
@@ -41,18 +42,33 @@ export interface MailWorld {
   /** resources.max_memory_mb of the manifest. */
   manifestMemoryMb: number;
   orchestrator: Orchestrator;
+  /** The OAuth2 provider double (Microsoft's token host), when the world was started with `oauth`. */
+  oauth: OAuthTestProvider | undefined;
   /** Another orchestrator double with other credentials against the same process. */
   withCredentials(overrides: Record<string, string | undefined>): Promise<Orchestrator>;
   close(): Promise<void>;
 }
 
-export async function startMailWorld(seed: readonly SeedMessage[] = []): Promise<MailWorld> {
+/** The token host of the OAuth2 provider double: Microsoft's, as the `microsoft` preset asks it. */
+export const TOKEN_HOST = "login.microsoftonline.com";
+
+/** Options of {@link startMailWorld}. */
+export interface MailWorldOptions {
+  /** Start an OAuth2 provider double, and let the SMTP servers and Dovecot accept its access tokens too. */
+  oauth?: Omit<OAuthProviderOptions, "ca" | "names" | "username">;
+  /** Extra environment of the capability process (LOG_LEVEL). */
+  env?: Record<string, string>;
+}
+
+export async function startMailWorld(seed: readonly SeedMessage[] = [], options: MailWorldOptions = {}): Promise<MailWorld> {
   const ca = createTestCa();
   const users = { [USER]: PASSWORD };
+  const oauth = options.oauth ? await startOAuthProvider({ ...options.oauth, ca, names: [TOKEN_HOST], username: USER }) : undefined;
+  const acceptsToken = oauth ? { acceptsToken: oauth.accepts } : {};
   const [smtp, smtps, imap] = await Promise.all([
-    startSmtpServer({ ca, names: ["smtp.fastmail.com"], users, rejectRecipients: ["bounce@example.com"] }),
-    startSmtpServer({ ca, names: ["smtp.fastmail.com"], users, security: "tls" }),
-    startImapServer({ ca, names: ["imap.fastmail.com"], users, seed }),
+    startSmtpServer({ ca, names: ["smtp.fastmail.com"], users, rejectRecipients: ["bounce@example.com"], ...acceptsToken }),
+    startSmtpServer({ ca, names: ["smtp.fastmail.com"], users, security: "tls", ...acceptsToken }),
+    startImapServer({ ca, names: ["imap.fastmail.com"], users, seed, ...(oauth ? { oauth2: { introspectionUrl: oauth.introspectionUrl } } : {}) }),
   ]);
   const { manifest, problems } = loadManifest(`${dir}/manifest.yaml`);
   if (!manifest) throw new Error(`manifest.yaml: ${JSON.stringify(problems)}`);
@@ -63,12 +79,13 @@ export async function startMailWorld(seed: readonly SeedMessage[] = []): Promise
       "smtp.fastmail.com:587": `${smtp.host}:${smtp.port}`,
       "smtp.fastmail.com:465": `${smtps.host}:${smtps.port}`,
       "imap.fastmail.com:993": `${imap.host}:${imap.port}`,
+      ...(oauth ? { [`${TOKEN_HOST}:443`]: `${oauth.host}:${oauth.port}` } : {}),
     },
   });
   const caFile = await ca.writeCertFile();
   // Under Selu's container constraints (uid 1000, read-only root, own /tmp), the CA file shown read-only.
   const proc = await startCapabilityProcess(dir, {
-    env: { ...proxy.env, NODE_EXTRA_CA_CERTS: caFile },
+    env: { ...proxy.env, NODE_EXTRA_CA_CERTS: caFile, ...options.env },
     wrap: (command) => sandboxCommand(command, { readOnly: [dirname(caFile)] }),
   });
   const orchestrators: Orchestrator[] = [];
@@ -90,11 +107,12 @@ export async function startMailWorld(seed: readonly SeedMessage[] = []): Promise
     manifest: manifest as ManifestView,
     manifestMemoryMb: manifest.resources.max_memory_mb,
     orchestrator,
+    oauth,
     withCredentials,
     async close() {
       for (const o of orchestrators) await o.close();
       await proc.stop();
-      await Promise.all([proxy.close(), smtp.close(), smtps.close(), imap.close()]);
+      await Promise.all([proxy.close(), smtp.close(), smtps.close(), imap.close(), oauth?.close()]);
       await rm(dirname(caFile), { recursive: true, force: true });
     },
   };

@@ -1,4 +1,5 @@
 import { ToolError } from "@selu-catalogue/kit";
+import { LoginRefused, loginAdvice, type LoginMethod } from "../account.js";
 import type { ServerAddress } from "../config.js";
 
 interface ImapFailure {
@@ -16,17 +17,14 @@ interface ImapFailure {
  * change. ToolErrors (ours, the kit's egress errors) pass through unchanged; server texts are
  * quoted, as they explain NO answers ("Mailbox doesn't exist").
  */
-export function describeImapError(err: unknown, server: ServerAddress, stage: "login" | "command"): unknown {
+export function describeImapError(err: unknown, server: ServerAddress, stage: "login" | "command", method: LoginMethod): unknown {
   if (err instanceof ToolError) return err;
   if (!err || typeof err !== "object") return err;
   const failure = err as ImapFailure;
   const target = `${server.host}:${server.port}`;
   const said = failure.responseText ? `: the server said "${clip(failure.responseText)}"` : "";
   if (failure.authenticationFailed || failure.serverResponseCode === "AUTHENTICATIONFAILED") {
-    return new ToolError(
-      `IMAP login to ${target} failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` + "(many providers need an app password when two-factor sign-in is on)",
-      { cause: err },
-    );
+    return new LoginRefused(`IMAP login to ${target} ${loginAdvice(method, said)}`, { cause: err });
   }
   if (failure.serverResponseCode === "NONEXISTENT" || /doesn't exist|does not exist|no such mailbox|unknown mailbox/i.test(failure.responseText ?? "")) {
     return new ToolError(`no such mailbox on ${target}${said}; list_mailboxes shows the mailbox names`, { cause: err });
@@ -48,7 +46,7 @@ export function describeImapError(err: unknown, server: ServerAddress, stage: "l
   if (failure.tlsFailed || /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) {
     return new ToolError(
       `could not secure the connection to the IMAP server ${target} with STARTTLS (${clip(failure.message ?? code)}); ` +
-        "the password was not sent. Use IMAP_SECURITY tls with IMAP_PORT 993 if the provider offers it",
+        `the ${method === "oauth2" ? "access token" : "password"} was not sent. Use IMAP_SECURITY tls with IMAP_PORT 993 if the provider offers it`,
       { cause: err },
     );
   }

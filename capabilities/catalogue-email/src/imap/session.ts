@@ -2,19 +2,25 @@ import { isIP } from "node:net";
 import tls from "node:tls";
 import type { ToolContext } from "@selu-catalogue/kit";
 import type { ImapFlow } from "imapflow";
-import type { ImapSettings, MailAccount } from "../config.js";
+import { withLogin, type Login, type MailAccess } from "../account.js";
+import type { ImapSettings } from "../config.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { describeImapError, isResponseTooLarge } from "./errors.js";
 
-type Context = Pick<ToolContext, "signal" | "openTunnel">;
+type Context = Pick<ToolContext, "signal" | "openTunnel" | "http">;
 
 /**
  * Runs `work` on a logged-in IMAP session reached through the egress proxy (`ctx.openTunnel`), over
- * implicit TLS or STARTTLS (required: a server that doesn't offer it is refused before the password is
- * sent), and logs out after. One connection per call: calls run concurrently and a broken session
- * never leaks into another call. Cancelling the call closes the connection.
+ * implicit TLS or STARTTLS (required: a server that doesn't offer it is refused before the password or
+ * token is sent), and logs out after. One connection per call: calls run concurrently and a broken
+ * session never leaks into another call. Cancelling the call closes the connection. With OAuth2, a
+ * refused login is tried once more with a new access token (before `work` ran).
  */
-export async function withImap<T>(ctx: Context, server: ImapSettings, account: MailAccount, work: (client: ImapFlow) => Promise<T>): Promise<T> {
+export function withImap<T>(ctx: Context, server: ImapSettings, access: MailAccess, work: (client: ImapFlow) => Promise<T>): Promise<T> {
+  return withLogin(ctx, access, (login) => imapSession(ctx, server, login, work));
+}
+
+async function imapSession<T>(ctx: Context, server: ImapSettings, login: Login, work: (client: ImapFlow) => Promise<T>): Promise<T> {
   // Loaded on first use: readiness and memory stay small for calls that never read mail.
   const { ImapFlow } = await import("imapflow");
   const implicit = server.security === "tls";
@@ -24,7 +30,8 @@ export async function withImap<T>(ctx: Context, server: ImapSettings, account: M
     port: server.port,
     secure: implicit,
     doSTARTTLS: !implicit,
-    auth: { user: account.username, pass: account.password },
+    // XOAUTH2 (or OAUTHBEARER where offered) with an access token, else LOGIN with the password.
+    auth: login.accessToken ? { user: login.user, accessToken: login.accessToken } : { user: login.user, pass: login.pass },
     logger: false,
     disableAutoIdle: true,
     connectionTimeout: MAIL_LIMITS.connectTimeoutMs,
@@ -57,12 +64,12 @@ export async function withImap<T>(ctx: Context, server: ImapSettings, account: M
     try {
       await client.connect();
     } catch (err) {
-      throw describeImapError(cause(err), server, "login");
+      throw describeImapError(cause(err), server, "login", login.accessToken ? "oauth2" : "password");
     }
     try {
       return await work(client);
     } catch (err) {
-      throw describeImapError(cause(err), server, "command");
+      throw describeImapError(cause(err), server, "command", login.accessToken ? "oauth2" : "password");
     }
   } catch (err) {
     ctx.signal.throwIfAborted();

@@ -1,7 +1,8 @@
 import { ToolError, type ToolContext } from "@selu-catalogue/kit";
 import type { SendMailOptions } from "nodemailer";
 import { parseAddress } from "../address.js";
-import { readImapSettings, type MailAccount, type SmtpSettings } from "../config.js";
+import type { MailAccess } from "../account.js";
+import { readImapSettings, type SmtpSettings } from "../config.js";
 import { saveToSent } from "../imap/save-sent.js";
 import { withImap } from "../imap/session.js";
 import type { OutgoingAttachment } from "./attachments.js";
@@ -25,7 +26,7 @@ export interface Delivery {
   files: OutgoingAttachment[];
   sender: { address: string; name: string | undefined };
   smtp: SmtpSettings;
-  account: MailAccount;
+  access: MailAccess;
   /** Derived from the call, so a retry that slips past the send memory (a restart) keeps the same id. */
   messageId: string;
 }
@@ -48,7 +49,7 @@ export async function deliver(ctx: ToolContext, delivery: Delivery): Promise<Sen
   const imap = () => readImapSettings(ctx.credentials);
   const original = args.reply_to_message;
   let reply: ReplyContext | undefined;
-  if (original) reply = await withImap(ctx, imap(), delivery.account, (client) => replyContext(client, original.mailbox, original.uid));
+  if (original) reply = await withImap(ctx, imap(), delivery.access, (client) => replyContext(client, original.mailbox, original.uid));
   const date = new Date();
   // A function, because attachment streams are read once: the Sent copy needs fresh ones.
   const mail = (): SendMailOptions => ({
@@ -65,19 +66,19 @@ export async function deliver(ctx: ToolContext, delivery: Delivery): Promise<Sen
     ...(reply ? { inReplyTo: reply.messageId, references: reply.references } : {}),
     attachments: files.map((f) => ({ filename: f.filename, content: f.open(), contentType: f.contentType, contentDisposition: "attachment" as const })),
   });
-  const outcome = await sendViaSmtp(ctx, delivery.smtp, delivery.account, mail());
+  const outcome = await sendViaSmtp(ctx, delivery.smtp, delivery.access, mail);
   let savedTo: string | null = null;
   let saveProblem: string | undefined;
   if (args.save_to_sent) {
     try {
       const raw = await rawMessage(mail());
-      savedTo = await withImap(ctx, imap(), delivery.account, (client) => saveToSent(client, raw, date));
+      savedTo = await withImap(ctx, imap(), delivery.access, (client) => saveToSent(client, raw, date));
     } catch (err) {
       saveProblem = err instanceof ToolError ? err.message : "the copy could not be stored";
     }
   }
   if (original) {
-    await withImap(ctx, imap(), delivery.account, (client) => markAnswered(client, original.mailbox, original.uid)).catch((err: unknown) =>
+    await withImap(ctx, imap(), delivery.access, (client) => markAnswered(client, original.mailbox, original.uid)).catch((err: unknown) =>
       ctx.log.warn("could not mark the original message answered", { error: err instanceof Error ? err.name : "unknown" }),
     );
   }

@@ -1,4 +1,5 @@
 import { formatBytes, ToolError } from "@selu-catalogue/kit";
+import { LoginRefused, loginAdvice, type LoginMethod } from "../account.js";
 import { MAIL_LIMITS } from "../limits.js";
 import type { ServerAddress } from "../config.js";
 
@@ -14,7 +15,7 @@ interface SmtpFailure {
  * Turns nodemailer's errors into messages for the user. Egress errors (proxy refused, TLS) are
  * ToolErrors already and pass unchanged; server responses are quoted, one line.
  */
-export function describeSmtpError(err: unknown, server: ServerAddress): unknown {
+export function describeSmtpError(err: unknown, server: ServerAddress, method: LoginMethod): unknown {
   if (err instanceof ToolError) return err;
   if (!err || typeof err !== "object") return err;
   const failure = err as SmtpFailure;
@@ -26,10 +27,7 @@ export function describeSmtpError(err: unknown, server: ServerAddress): unknown 
   }
   switch (failure.code) {
     case "EAUTH":
-      return new ToolError(
-        `SMTP login to ${target} failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` + "(many providers need an app password when two-factor sign-in is on)",
-        { cause: err },
-      );
+      return new LoginRefused(`SMTP login to ${target} ${loginAdvice(method, said)}`, { cause: err });
     case "ENOAUTH":
       return new ToolError(`SMTP login to ${target} failed: EMAIL_USERNAME or EMAIL_PASSWORD is empty`, { cause: err });
     case "EENVELOPE":

@@ -1,11 +1,12 @@
 import type { ToolContext } from "@selu-catalogue/kit";
 import type net from "node:net";
 import type { SendMailOptions, SentMessageInfo } from "nodemailer";
-import type { MailAccount, SmtpSettings } from "../config.js";
+import { withLogin, type Login, type MailAccess } from "../account.js";
+import type { SmtpSettings } from "../config.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { describeSmtpError } from "./errors.js";
 
-type Context = Pick<ToolContext, "signal" | "openTunnel">;
+type Context = Pick<ToolContext, "signal" | "openTunnel" | "http">;
 
 /** What the server said about the recipients. */
 export interface SmtpOutcome {
@@ -18,9 +19,14 @@ export interface SmtpOutcome {
  * Sends one message over SMTP with AUTH, through the egress proxy (`ctx.openTunnel`). Implicit TLS
  * is verified by the tunnel; with `starttls` the tunnel is plain TCP and nodemailer must upgrade it
  * (`requireTLS`: a server that doesn't offer STARTTLS is refused, never used in clear text).
- * Cancelling the call destroys the connection.
+ * Cancelling the call destroys the connection. With OAuth2, a refused login is tried once more with a
+ * new access token (nothing was sent yet: AUTH comes before MAIL FROM).
  */
-export async function sendViaSmtp(ctx: Context, server: SmtpSettings, account: MailAccount, mail: SendMailOptions): Promise<SmtpOutcome> {
+export function sendViaSmtp(ctx: Context, server: SmtpSettings, access: MailAccess, mail: () => SendMailOptions): Promise<SmtpOutcome> {
+  return withLogin(ctx, access, (login) => sendOnce(ctx, server, login, mail()));
+}
+
+async function sendOnce(ctx: Context, server: SmtpSettings, login: Login, mail: SendMailOptions): Promise<SmtpOutcome> {
   // Loaded on first use: only send_email needs it.
   const { default: nodemailer } = await import("nodemailer");
   const secure = server.security === "tls";
@@ -30,7 +36,8 @@ export async function sendViaSmtp(ctx: Context, server: SmtpSettings, account: M
     port: server.port,
     secure,
     requireTLS: !secure,
-    auth: { user: account.username, pass: account.password },
+    // SASL XOAUTH2 with an access token (nodemailer never refreshes it itself: no refresh token given).
+    auth: login.accessToken ? { type: "OAuth2", user: login.user, accessToken: login.accessToken } : { user: login.user, pass: login.pass },
     connectionTimeout: MAIL_LIMITS.connectTimeoutMs,
     greetingTimeout: MAIL_LIMITS.connectTimeoutMs,
     socketTimeout: MAIL_LIMITS.socketTimeoutMs,
@@ -63,7 +70,7 @@ export async function sendViaSmtp(ctx: Context, server: SmtpSettings, account: M
     };
   } catch (err) {
     ctx.signal.throwIfAborted();
-    throw describeSmtpError(err, server);
+    throw describeSmtpError(err, server, login.accessToken ? "oauth2" : "password");
   } finally {
     ctx.signal.removeEventListener("abort", onAbort);
     transport.close();

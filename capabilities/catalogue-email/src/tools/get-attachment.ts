@@ -1,5 +1,6 @@
 import { ToolError, formatBytes } from "@selu-catalogue/kit";
 import { z } from "zod";
+import type { AccessTokens } from "../oauth/access-tokens.js";
 import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uid } from "../fields.js";
 import { fetchByUid } from "../imap/message.js";
@@ -8,7 +9,7 @@ import { MAIL_LIMITS } from "../limits.js";
 import { imapSession, type MailTool } from "./shared.js";
 
 /** get_attachment: one received attachment, decoded byte for byte, as an output artifact. */
-export const getAttachment = (tool: MailTool) =>
+export const getAttachment = (tool: MailTool, tokens: AccessTokens) =>
   tool({
     description:
       "Fetches one attachment of a received message (mailbox + uid + attachment_id from get_message) " +
@@ -27,7 +28,7 @@ export const getAttachment = (tool: MailTool) =>
     policy: "allow",
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
-      return imapSession(ctx, async (client) => {
+      return imapSession(ctx, tokens, async (client) => {
         const lock = await client.getMailboxLock(args.mailbox, { readOnly: true });
         try {
           const message = await fetchByUid(client, args.mailbox, args.uid, { bodyStructure: true });

@@ -1,5 +1,6 @@
 import { shortenString } from "@selu-catalogue/kit";
 import { z } from "zod";
+import type { AccessTokens } from "../oauth/access-tokens.js";
 import { IMAP_NEEDS } from "../credentials.js";
 import { formatAddress } from "../address.js";
 import { mailbox, uid } from "../fields.js";
@@ -14,7 +15,7 @@ import { imapSession, type MailTool } from "./shared.js";
 const MAX_LISTED_ATTACHMENTS = 100;
 
 /** get_message: headers, body as text and the attachment list of one message (read-only). */
-export const getMessage = (tool: MailTool) =>
+export const getMessage = (tool: MailTool, tokens: AccessTokens) =>
   tool({
     description:
       "Reads one message, identified by mailbox + uid: headers, the text body (an HTML-only body is " +
@@ -30,7 +31,7 @@ export const getMessage = (tool: MailTool) =>
     fit: shortenString("body", { flag: "body_truncated" }),
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
-      return imapSession(ctx, async (client) => {
+      return imapSession(ctx, tokens, async (client) => {
         const lock = await client.getMailboxLock(args.mailbox, { readOnly: true });
         try {
           const message = await fetchByUid(client, args.mailbox, args.uid, { envelope: true, flags: true, bodyStructure: true, internalDate: true, size: true, headers: ["references"] });

@@ -1,5 +1,6 @@
 import type { SearchObject } from "imapflow";
 import { z } from "zod";
+import type { AccessTokens } from "../oauth/access-tokens.js";
 import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
@@ -7,7 +8,7 @@ import { fitPage } from "../result-size.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
 /** list_messages: one page of a mailbox, newest first (read-only, EXAMINE: nothing is marked seen). */
-export const listMessages = (tool: MailTool) =>
+export const listMessages = (tool: MailTool, tokens: AccessTokens) =>
   tool({
     description:
       "Lists messages in a mailbox, newest first, one page at a time: uid, date, from, to, subject, " +
@@ -29,6 +30,6 @@ export const listMessages = (tool: MailTool) =>
       if (args.since) query.since = imapDay(args.since);
       if (args.before) query.before = imapDay(args.before);
       if (Object.keys(query).length === 0) query.all = true;
-      return { ...(await imapSession(ctx, (client) => pageOfMessages(client, [args.mailbox], query, args.limit, args.offset))) };
+      return { ...(await imapSession(ctx, tokens, (client) => pageOfMessages(client, [args.mailbox], query, args.limit, args.offset))) };
     },
   });

@@ -1,5 +1,6 @@
 import { ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
+import type { AccessTokens } from "../oauth/access-tokens.js";
 import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uidList } from "../fields.js";
 import { searchUids } from "../imap/search-uids.js";
@@ -8,7 +9,7 @@ import { imapSession, type MailTool } from "./shared.js";
 const FLAGS = { seen: "\\Seen", flagged: "\\Flagged", answered: "\\Answered" } as const;
 
 /** mark_messages: sets or clears \Seen, \Flagged, \Answered (policy ask). */
-export const markMessages = (tool: MailTool) =>
+export const markMessages = (tool: MailTool, tokens: AccessTokens) =>
   tool({
     description: "Marks messages (mailbox + uids) as read or unread, flagged or not, answered or not. Give at " + "least one of seen, flagged, answered; true sets the flag, false clears it.",
     input: z.object({
@@ -28,7 +29,7 @@ export const markMessages = (tool: MailTool) =>
         if (args[key] === false) remove.push(FLAGS[key]);
       }
       if (add.length + remove.length === 0) throw new ToolError("seen, flagged, answered: give at least one of them (true or false)");
-      return imapSession(ctx, async (client) => {
+      return imapSession(ctx, tokens, async (client) => {
         const lock = await client.getMailboxLock(args.mailbox);
         try {
           const range = args.uids.join(",");

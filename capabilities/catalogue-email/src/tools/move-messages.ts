@@ -1,12 +1,13 @@
 import { ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
+import type { AccessTokens } from "../oauth/access-tokens.js";
 import { IMAP_NEEDS } from "../credentials.js";
 import { mailbox, uidList } from "../fields.js";
 import { searchUids } from "../imap/search-uids.js";
 import { imapSession, type MailTool } from "./shared.js";
 
 /** move_messages: IMAP MOVE to another mailbox, reporting the new uids (policy ask). */
-export const moveMessages = (tool: MailTool) =>
+export const moveMessages = (tool: MailTool, tokens: AccessTokens) =>
   tool({
     description:
       "Moves messages (mailbox + uids) to another mailbox, e.g. Archive or Trash (list_mailboxes " +
@@ -19,7 +20,7 @@ export const moveMessages = (tool: MailTool) =>
     policy: "ask",
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
-      return imapSession(ctx, async (client) => {
+      return imapSession(ctx, tokens, async (client) => {
         const target = (await client.list()).find((box) => box.path === args.destination || (box.path.toLowerCase() === args.destination.toLowerCase() && args.destination.toUpperCase() === "INBOX"));
         if (!target || target.flags.has("\\Noselect")) {
           throw new ToolError(`destination: no mailbox named ${JSON.stringify(args.destination)}; list_mailboxes shows the names`);

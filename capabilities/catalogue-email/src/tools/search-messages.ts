@@ -1,5 +1,6 @@
 import type { SearchObject } from "imapflow";
 import { z } from "zod";
+import type { AccessTokens } from "../oauth/access-tokens.js";
 import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs, searchTerm } from "../fields.js";
 import { imapDay, pageOfMessages } from "../imap/page.js";
@@ -8,7 +9,7 @@ import { searchableMailboxes } from "../imap/searchable.js";
 import { checkDateRange, imapSession, type MailTool } from "./shared.js";
 
 /** search_messages: IMAP SEARCH in one mailbox or all ("*"); values travel as IMAP strings, never as syntax. */
-export const searchMessages = (tool: MailTool) =>
+export const searchMessages = (tool: MailTool, tokens: AccessTokens) =>
   tool({
     description:
       "Searches a mailbox on the server (IMAP SEARCH; all criteria must match, text matching is " +
@@ -46,7 +47,7 @@ export const searchMessages = (tool: MailTool) =>
       if (args.before) query.before = imapDay(args.before);
       if (Object.keys(query).length === 0) query.all = true;
       return {
-        ...(await imapSession(ctx, async (client) => {
+        ...(await imapSession(ctx, tokens, async (client) => {
           const mailboxes = args.mailbox === "*" ? await searchableMailboxes(client) : [args.mailbox];
           return pageOfMessages(client, mailboxes, query, args.limit, args.offset, args.mailbox);
         })),

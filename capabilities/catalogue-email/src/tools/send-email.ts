@@ -2,12 +2,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { attachments, formatBytes, ToolError } from "@selu-catalogue/kit";
 import { z } from "zod";
 import { SMTP_NEEDS } from "../credentials.js";
-import { readAccount, readSender, readSmtpSettings } from "../config.js";
+import { readAccount } from "../account.js";
+import { readSender, readSmtpSettings } from "../config.js";
 import { address, addressList, headerText, mailbox, uid } from "../fields.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { outgoingAttachments } from "../smtp/attachments.js";
 import { composeBody } from "../smtp/body.js";
 import { deliver, type SentRecord } from "../smtp/deliver.js";
+import type { AccessTokens } from "../oauth/access-tokens.js";
 import type { SentMessages } from "../smtp/sent-messages.js";
 import type { MailTool } from "./shared.js";
 
@@ -34,7 +36,7 @@ const input = z.object({
 });
 
 /** send_email: checks and prepares the message, then delivers it at most once per call (policy ask). */
-export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
+export const sendEmail = (tool: MailTool, tokens: AccessTokens, sent: SentMessages<SentRecord>) =>
   tool({
     description:
       "Sends an email from the user's account over SMTP: to/cc/bcc, subject, a text, HTML or Markdown " +
@@ -49,7 +51,7 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
     async run(args, ctx) {
       const sender = readSender(ctx.credentials);
       const smtp = readSmtpSettings(ctx.credentials);
-      const account = readAccount(ctx.credentials);
+      const access = { account: readAccount(ctx.credentials), tokens };
       if (!args.to && !args.reply_to_message) throw new ToolError("to: required unless replying (reply_to_message)");
       if ((args.to?.length ?? 0) + (args.cc?.length ?? 0) + (args.bcc?.length ?? 0) > MAIL_LIMITS.maxRecipients) {
         throw new ToolError(`to, cc, bcc: at most ${MAIL_LIMITS.maxRecipients} recipients in all`);
@@ -79,7 +81,7 @@ export const sendEmail = (tool: MailTool, sent: SentMessages<SentRecord>) =>
 
       const { result, duplicate, sentAt } = await sent.once(key, () =>
         // One send at a time: a message with 18 MiB of attachments takes ~50 MiB while it is encoded and written.
-        ctx.slots.run(() => deliver(ctx, { args, body, files, sender, smtp, account, messageId: `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>` })),
+        ctx.slots.run(() => deliver(ctx, { args, body, files, sender, smtp, access, messageId: `<${key.slice(0, 32)}@${sender.address.split("@")[1]}>` })),
       );
 
       return {

@@ -1,16 +1,18 @@
 import { ToolError, type ToolContext, type ToolHelpers } from "@selu-catalogue/kit";
 import type { ImapFlow } from "imapflow";
-import { readAccount, readImapSettings } from "../config.js";
+import { readAccount } from "../account.js";
+import { readImapSettings } from "../config.js";
 import type { MailCredentials } from "../credentials.js";
 import { withImap } from "../imap/session.js";
+import type { AccessTokens } from "../oauth/access-tokens.js";
 
 /** The kit's `tool` helper typed with this capability's credentials. */
 export type MailTool = ToolHelpers<MailCredentials>["tool"];
 export type MailContext = ToolContext<MailCredentials>;
 
-/** Runs `work` on the user's IMAP account. */
-export function imapSession<T>(ctx: MailContext, work: (client: ImapFlow) => Promise<T>): Promise<T> {
-  return withImap(ctx, readImapSettings(ctx.credentials), readAccount(ctx.credentials), work);
+/** Runs `work` on the user's IMAP account, logged in with its password or OAuth2 access token. */
+export function imapSession<T>(ctx: MailContext, tokens: AccessTokens, work: (client: ImapFlow) => Promise<T>): Promise<T> {
+  return withImap(ctx, readImapSettings(ctx.credentials), { account: readAccount(ctx.credentials), tokens }, work);
 }
 
 /** Refuses a `before` that is not after `since`, which would match nothing. */

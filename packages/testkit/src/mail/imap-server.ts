@@ -6,7 +6,7 @@ import tls from "node:tls";
 import { freePort } from "../process/free-port.js";
 import type { TestCa } from "../tls/test-ca.js";
 import { composeMessage, type MessageSpec } from "./compose.js";
-import { dovecotConfig } from "./dovecot-config.js";
+import { dovecotConfig, dovecotOAuth2Settings } from "./dovecot-config.js";
 import { headerDate, maildirPath, writeMaildirMessage } from "./maildir.js";
 
 /** One message to put into a mailbox before (or while) the server runs. */
@@ -34,6 +34,11 @@ export interface ImapServerOptions {
   seed?: readonly SeedMessage[];
   /** Path of the dovecot binary. Default /usr/sbin/dovecot (Debian's dovecot-imapd). */
   dovecot?: string;
+  /**
+   * Also accepts SASL XOAUTH2 and OAUTHBEARER logins, checking each bearer token with this RFC 7662
+   * introspection endpoint (Dovecot's oauth2 passdb; an OAuth2 provider double's `introspectionUrl`).
+   */
+  oauth2?: { introspectionUrl: string };
 }
 
 /** A running Dovecot; `close()` it in `afterAll`. */
@@ -81,7 +86,8 @@ export async function startImapServer(options: ImapServerOptions): Promise<ImapT
       .map(([u, p]) => `${u}:{PLAIN}${p}::::::\n`)
       .join(""),
   );
-  await writeFile(join(root, "dovecot.conf"), dovecotConfig({ root, port, starttlsPort, ...account }));
+  if (options.oauth2) await writeFile(join(root, "oauth2.conf.ext"), dovecotOAuth2Settings(options.oauth2.introspectionUrl));
+  await writeFile(join(root, "dovecot.conf"), dovecotConfig({ root, port, starttlsPort, ...account, ...(options.oauth2 ? { oauth2: options.oauth2 } : {}) }));
 
   const deliver = async (seed: SeedMessage) => {
     const user = seed.user ?? userNames[0]!;

@@ -57,6 +57,11 @@ export interface SmtpServerOptions {
   rejectRecipients?: readonly string[];
   /** Largest message accepted, in bytes (SIZE extension; bigger ones are answered 552). Default 25 MiB. */
   maxMessageBytes?: number;
+  /**
+   * Also offers SASL XOAUTH2 and accepts a bearer token when this says it is live for the user (an OAuth2
+   * provider double's `accepts`); a refused one gets the JSON challenge and 535, as Gmail and Outlook answer.
+   */
+  acceptsToken?: (username: string, accessToken: string) => boolean;
 }
 
 /** A running SMTP double; `close()` it in `afterAll`. */
@@ -93,7 +98,7 @@ export async function startSmtpServer(options: SmtpServerOptions): Promise<SmtpT
     ...options.ca.issue(options.names),
     secure: implicit,
     name: options.names[0] ?? "localhost",
-    authMethods: ["PLAIN", "LOGIN"],
+    authMethods: options.acceptsToken ? ["PLAIN", "LOGIN", "XOAUTH2"] : ["PLAIN", "LOGIN"],
     allowInsecureAuth: options.security === "none",
     // Hidden and refused: smtp-server would otherwise still accept STARTTLS when a client insists.
     hideSTARTTLS: options.security === "none",
@@ -102,6 +107,11 @@ export async function startSmtpServer(options: SmtpServerOptions): Promise<SmtpT
     logger: false,
     disableReverseLookup: true,
     onAuth(auth, _session, callback) {
+      if (auth.method === "XOAUTH2") {
+        if (options.acceptsToken?.(auth.username ?? "", auth.accessToken ?? "")) return callback(null, { user: auth.username });
+        authFailures += 1;
+        return callback(null, { data: { status: "401", schemes: "bearer", scope: "https://mail.google.com/" } });
+      }
       const expected = options.users[auth.username ?? ""];
       if (expected === undefined || expected !== auth.password) {
         authFailures += 1;

@@ -1,0 +1,57 @@
+/**
+ * The OAuth2 providers with presets: their token and device-code endpoints, the scopes that grant IMAP
+ * and SMTP, and the mail servers. One table, read by the capability (refreshing access tokens), by
+ * `oauth-login` (the device-code sign-in) and, by hand, by the README's provider table.
+ */
+export interface OAuthPreset {
+  /** What the operator reads in messages. */
+  label: string;
+  tokenUrl(tenant: string): string;
+  deviceCodeUrl(tenant: string): string;
+  /** Scopes asked for at sign-in (space-separated), and sent again when refreshing (Microsoft wants them). */
+  scope: string;
+  /** Whether refreshing sends `scope` (Microsoft's v2 endpoint asks for it; Google takes none). */
+  scopeOnRefresh: boolean;
+  /** Whether the provider's app registration for a device or desktop client comes with a secret to send. */
+  needsSecret: boolean;
+  smtp: { host: string; port: number };
+  imap: { host: string; port: number };
+}
+
+// Microsoft's identity platform: `common` takes personal (Outlook.com, Hotmail) and work or school
+// accounts, `consumers` personal ones only, a tenant id or domain the accounts of one organisation.
+const MICROSOFT_LOGIN = "https://login.microsoftonline.com";
+
+/** The presets by OAUTH_PROVIDER value. */
+export const OAUTH_PRESETS = {
+  microsoft: {
+    label: "Microsoft (Outlook.com, Hotmail, Microsoft 365)",
+    tokenUrl: (tenant) => `${MICROSOFT_LOGIN}/${encodeURIComponent(tenant)}/oauth2/v2.0/token`,
+    deviceCodeUrl: (tenant) => `${MICROSOFT_LOGIN}/${encodeURIComponent(tenant)}/oauth2/v2.0/devicecode`,
+    scope: "offline_access https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send",
+    scopeOnRefresh: true,
+    needsSecret: false,
+    smtp: { host: "smtp.office365.com", port: 587 },
+    imap: { host: "outlook.office365.com", port: 993 },
+  },
+  google: {
+    label: "Google (Gmail, Google Workspace)",
+    tokenUrl: () => "https://oauth2.googleapis.com/token",
+    deviceCodeUrl: () => "https://oauth2.googleapis.com/device/code",
+    scope: "https://mail.google.com/",
+    scopeOnRefresh: false,
+    needsSecret: true,
+    smtp: { host: "smtp.gmail.com", port: 465 },
+    imap: { host: "imap.gmail.com", port: 993 },
+  },
+} as const satisfies Record<string, OAuthPreset>;
+
+export type OAuthProviderName = keyof typeof OAUTH_PRESETS;
+
+/** The tenant when OAUTH_TENANT is not set: personal and work accounts alike. */
+export const DEFAULT_TENANT = "common";
+
+/** The preset named `name`, or undefined for an unknown name. */
+export function presetFor(name: string): OAuthPreset | undefined {
+  return Object.hasOwn(OAUTH_PRESETS, name) ? OAUTH_PRESETS[name as OAuthProviderName] : undefined;
+}
