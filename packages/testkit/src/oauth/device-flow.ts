@@ -13,7 +13,7 @@ export interface DeviceFlow {
   approve(): void;
   /** The user declines: the next poll gets the provider's refusal. */
   decline(): void;
-  /** Called for each poll while the user has not decided (default: nothing, the poll stays pending). */
+  /** Called on each poll while the user has not decided, before it is answered (approve or decline there). */
   onPoll(handler: (polls: number) => void): void;
 }
 

@@ -96,7 +96,16 @@ export async function startOAuthProvider(options: OAuthProviderOptions): Promise
     return !!entry && !entry.revoked && entry.expiresAt > Date.now() && entry.user.toLowerCase() === user.toLowerCase();
   };
   const clientOk = (form: Record<string, string>) => form.client_id === options.clientId && (options.clientSecret === undefined || form.client_secret === options.clientSecret);
-  const device = deviceGrant({ style, clientId: options.clientId, issue: () => issue(options.username) });
+  // A device sign-in yields the account's refresh token (valid again, should it have been revoked).
+  const device = deviceGrant({
+    style,
+    clientId: options.clientId,
+    issue: () => {
+      const answer = { ...issue(options.username), refresh_token: options.refreshToken, scope: "https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send" };
+      refreshToken = options.refreshToken;
+      return answer;
+    },
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
