@@ -39,7 +39,8 @@ const input = z.object({
 export const sendEmail = (tool: MailTool, tokens: AccessTokens, sent: SentMessages<SentRecord>) =>
   tool({
     description:
-      "Sends an email from the user's account over SMTP: to/cc/bcc, subject, a text, HTML or Markdown " +
+      // The first sentence is also the English approval message Selu shows when the model gives none.
+      "Sends an email from the user's account. Over SMTP: to/cc/bcc, subject, a text, HTML or Markdown " +
       "body, optional Reply-To, files attached from artifacts, optionally as a threaded reply to a " +
       "received message (mailbox + uid). Returns the Message-ID and the accepted and rejected recipients. " +
       "A repeated identical call within 15 minutes is not sent again (duplicate: true).",

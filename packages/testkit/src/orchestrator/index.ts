@@ -1,5 +1,6 @@
 export { ArtifactVault, ARTIFACT_TTL_MS } from "./artifact-vault.js";
 export { Orchestrator } from "./orchestrator.js";
+export { threadedApprovalPrompt } from "./approval-prompt.js";
 export { formatTranscriptEntry } from "./format-transcript.js";
 export { checkSeluSchema } from "./schema-check.js";
 export { JsonFloat, parseSeluJson, stringifySeluJson } from "./selu-json.js";
@@ -20,6 +21,7 @@ export {
   UPLOAD_CHUNK_BYTES,
 } from "./grpc-calls.js";
 export type { InvokeCallOptions } from "./grpc-calls.js";
+export type { ApprovalPromptInput, ApprovalStrings } from "./approval-prompt.js";
 export type { VaultArtifact } from "./artifact-vault.js";
 export type { DiscoveredTool } from "./discovery.js";
 export type { BatchCall, OrchestratorOptions } from "./orchestrator.js";
