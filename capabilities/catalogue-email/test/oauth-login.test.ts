@@ -22,14 +22,20 @@ afterAll(async () => {
   if (caFile) await rm(dirname(caFile), { recursive: true, force: true });
 });
 
-/** Runs the built command as an operator would, trusting the test CA; resolves with its exit and output. */
-function oauthLogin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/**
+ * Runs the built command as an operator would, trusting the test CA; resolves with its exit and output.
+ * `onStderr` sees what the operator reads so far (the page to open), as it arrives.
+ */
+function oauthLogin(args: string[], onStderr?: (text: string) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["dist/oauth-login/cli.js", ...args], { cwd: dir, env: { PATH: process.env.PATH ?? "", NODE_EXTRA_CA_CERTS: caFile } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+      onStderr?.(stderr);
+    });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
@@ -85,6 +91,57 @@ describe("oauth-login (device-code sign-in)", () => {
 });
 
 describe("oauth-login against a provider with Google's answers", () => {
+  /** Plays the browser: opens the printed sign-in address once, and follows the provider's redirect back. */
+  const browse = (act: (url: string) => string) => {
+    let opened = false;
+    return (text: string) => {
+      const url = /\n {2}(https:\/\/\S+)\n/.exec(text)?.[1];
+      if (!url || opened) return;
+      opened = true;
+      void fetch(act(url)).catch(() => {});
+    };
+  };
+
+  it("signs in through the browser with PKCE and a loopback redirect, and prints the credentials", async () => {
+    const idp = await startOAuthProvider({ ca, names: ["localhost"], clientId: CLIENT_ID, clientSecret: "GOCSPX-secret", refreshToken: REFRESH_TOKEN, username: "alice@gmail.test", style: "google" });
+    try {
+      const base = `https://localhost:${idp.port}`;
+      const args = ["--authorize-url", `${base}/o/oauth2/v2/auth`, "--token-url", `${base}/token`, "--scope", "https://mail.google.com/", "--client-id", CLIENT_ID, "--client-secret", "GOCSPX-secret"];
+      const { code, stdout, stderr } = await oauthLogin(
+        args,
+        browse((url) => idp.browser.signIn(url)),
+      );
+      expect(stderr).toContain("Open this address in a browser on this machine");
+      expect(code).toBe(0);
+      expect(stdout).toBe(`OAUTH_TOKEN_URL=${base}/token\nOAUTH_CLIENT_ID=${CLIENT_ID}\nOAUTH_CLIENT_SECRET=GOCSPX-secret\nOAUTH_REFRESH_TOKEN=${REFRESH_TOKEN}\n`);
+      const asked = idp.browser.lastAuthorize!;
+      expect(asked.get("redirect_uri")).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      expect(asked.get("scope")).toBe("https://mail.google.com/");
+      // The exchange carried the verifier (the double checks it against the challenge) and the secret.
+      expect(idp.requests.at(-1)!.form).toMatchObject({ grant_type: "authorization_code", client_secret: "GOCSPX-secret" });
+      expect(idp.requests.at(-1)!.form.code_verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    } finally {
+      await idp.close();
+    }
+  });
+
+  it("stops with advice when the user declines in the browser", async () => {
+    const idp = await startOAuthProvider({ ca, names: ["localhost"], clientId: CLIENT_ID, refreshToken: REFRESH_TOKEN, username: "alice@gmail.test", style: "google" });
+    try {
+      const base = `https://localhost:${idp.port}`;
+      const args = ["--authorize-url", `${base}/auth`, "--token-url", `${base}/token`, "--scope", "https://mail.google.com/", "--client-id", CLIENT_ID];
+      const { code, stdout, stderr } = await oauthLogin(
+        args,
+        browse((url) => idp.browser.decline(url)),
+      );
+      expect(code).toBe(1);
+      expect(stdout).toBe("");
+      expect(stderr).toContain("oauth-login: the sign-in was refused in the browser (access_denied: The user declined.)");
+    } finally {
+      await idp.close();
+    }
+  });
+
   it("reads verification_url and sends the client secret with each poll", async () => {
     const idp = await startOAuthProvider({ ca, names: ["localhost"], clientId: CLIENT_ID, clientSecret: "GOCSPX-secret", refreshToken: REFRESH_TOKEN, username: "alice@gmail.test", style: "google" });
     try {

@@ -1,58 +1,88 @@
 #!/usr/bin/env node
-// oauth-login: signs a mailbox in once with the OAuth2 device-code flow and prints the credentials to
-// paste into Selu (issue 18). Run on the operator's machine after `./dev build`:
+// oauth-login: signs a mailbox in once with OAuth2 and prints the credentials to paste into Selu
+// (issue 18). Run on the operator's machine after `./dev build`:
 //   ./dev --filter @selu-catalogue/email oauth-login --provider microsoft --client-id <id>
 import { parseArgs } from "node:util";
 import { DEFAULT_TENANT, OAUTH_PRESETS, presetFor } from "../oauth/providers.js";
-import { DeviceLoginError, deviceLogin, type DeviceLoginRequest } from "./device-login.js";
+import { deviceLogin } from "./device-login.js";
+import { loopbackLogin } from "./loopback-login.js";
+import { LoginError } from "./token-post.js";
 
 const USAGE = `Usage: oauth-login --provider microsoft|google --client-id <id> [--client-secret <secret>] [--tenant <tenant>]
-       oauth-login --device-url <url> --token-url <url> --scope <scopes> --client-id <id> [--client-secret <secret>]
+                   [--flow device|loopback] [--port <port>]
+       oauth-login --token-url <url> --scope <scopes> --client-id <id> [--client-secret <secret>]
+                   (--device-url <url> | --authorize-url <url> [--port <port>])
 
-Signs the mailbox in once (device code: open the printed page, enter the code) and prints the
-credentials to paste into Selu's settings of the email capability. See the capability's README.`;
+Signs the mailbox in once and prints the credentials to paste into Selu's settings of the email
+capability. Microsoft signs in with a device code (open the printed page, enter the code); Google with
+a browser sent back to this machine (open the printed address here). See the capability's README.`;
 
-/** The sign-in the options ask for, and the credential lines that name the provider. */
-function requestFromArgs(args: readonly string[]): { request: DeviceLoginRequest; credentials: [string, string][]; hosts: string | undefined } {
-  const { values } = parseArgs({
-    args: [...args],
-    options: {
-      provider: { type: "string" },
-      "client-id": { type: "string" },
-      "client-secret": { type: "string" },
-      tenant: { type: "string" },
-      "device-url": { type: "string" },
-      "token-url": { type: "string" },
-      scope: { type: "string" },
-    },
-    strict: true,
-  });
+const OPTIONS = {
+  provider: { type: "string" },
+  "client-id": { type: "string" },
+  "client-secret": { type: "string" },
+  tenant: { type: "string" },
+  flow: { type: "string" },
+  port: { type: "string" },
+  "device-url": { type: "string" },
+  "authorize-url": { type: "string" },
+  "token-url": { type: "string" },
+  scope: { type: "string" },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
+
+/** Signs in as the options say; resolves with the credential lines to print and the hosts to suggest. */
+async function signIn(values: Values, say: (line: string) => void): Promise<{ lines: string[]; hosts: string | undefined }> {
   const clientId = values["client-id"]?.trim();
-  if (!clientId) throw new DeviceLoginError("--client-id is required: the application (client) id of your app registration");
+  if (!clientId) throw new LoginError("--client-id is required: the application (client) id of your app registration");
   const clientSecret = values["client-secret"]?.trim() || undefined;
+  const port = values.port === undefined ? undefined : Number(values.port);
+  if (port !== undefined && !(Number.isInteger(port) && port > 0 && port < 65536)) throw new LoginError("--port must be a port number (1-65535)");
   const credentials: [string, string][] = [];
-  let request: DeviceLoginRequest;
+  let tokenUrl: string;
+  let scope: string;
+  let flow: string;
+  let device: string | undefined;
+  let authorize: { url: string; redirectHost: "localhost" | "127.0.0.1"; params: Readonly<Record<string, string>> } | undefined;
   let hosts: string | undefined;
   if (values.provider) {
-    const preset = presetFor(values.provider.trim().toLowerCase());
-    if (!preset) throw new DeviceLoginError(`--provider must be ${Object.keys(OAUTH_PRESETS).join(" or ")}; for another provider give --device-url, --token-url and --scope`);
-    if (preset.needsSecret && !clientSecret) throw new DeviceLoginError(`--client-secret is required: ${preset.label} issues one with the app's client id`);
+    const name = values.provider.trim().toLowerCase();
+    const preset = presetFor(name);
+    if (!preset) throw new LoginError(`--provider must be ${Object.keys(OAUTH_PRESETS).join(" or ")}; for another provider give --token-url, --scope and --device-url or --authorize-url`);
+    if (preset.needsSecret && !clientSecret) throw new LoginError(`--client-secret is required: ${preset.label} issues one with the app's client id`);
     const tenant = values.tenant?.trim() || DEFAULT_TENANT;
-    request = { deviceCodeUrl: preset.deviceCodeUrl(tenant), tokenUrl: preset.tokenUrl(tenant), clientId, clientSecret, scope: values.scope?.trim() || preset.scope };
-    credentials.push(["OAUTH_PROVIDER", values.provider.trim().toLowerCase()]);
+    tokenUrl = preset.tokenUrl(tenant);
+    scope = values.scope?.trim() || preset.scope;
+    flow = values.flow ?? preset.loginFlow;
+    device = preset.deviceCodeUrl(tenant);
+    authorize = { url: preset.authorizeUrl(tenant), redirectHost: preset.redirectHost, params: preset.authorizeParams };
+    credentials.push(["OAUTH_PROVIDER", name]);
     if (values.tenant?.trim()) credentials.push(["OAUTH_TENANT", tenant]);
     hosts = `SMTP_HOST=${preset.smtp.host}  SMTP_PORT=${preset.smtp.port}  IMAP_HOST=${preset.imap.host}  IMAP_PORT=${preset.imap.port}`;
   } else {
-    const deviceCodeUrl = values["device-url"]?.trim();
-    const tokenUrl = values["token-url"]?.trim();
-    const scope = values.scope?.trim();
-    if (!deviceCodeUrl || !tokenUrl || !scope) throw new DeviceLoginError("give --provider, or all of --device-url, --token-url and --scope");
-    request = { deviceCodeUrl, tokenUrl, clientId, clientSecret, scope };
+    const given = { token: values["token-url"]?.trim(), scope: values.scope?.trim(), device: values["device-url"]?.trim(), authorize: values["authorize-url"]?.trim() };
+    if (!given.token || !given.scope || (!given.device && !given.authorize)) throw new LoginError("give --provider, or --token-url, --scope and --device-url or --authorize-url");
+    tokenUrl = given.token;
+    scope = given.scope;
+    device = given.device;
+    authorize = given.authorize ? { url: given.authorize, redirectHost: "127.0.0.1", params: {} } : undefined;
+    flow = values.flow ?? (device ? "device" : "loopback");
     credentials.push(["OAUTH_TOKEN_URL", tokenUrl]);
   }
   credentials.push(["OAUTH_CLIENT_ID", clientId]);
   if (clientSecret) credentials.push(["OAUTH_CLIENT_SECRET", clientSecret]);
-  return { request, credentials, hosts };
+  let result;
+  if (flow === "device" && device) {
+    result = await deviceLogin({ deviceCodeUrl: device, tokenUrl, clientId, clientSecret, scope }, { say });
+  } else if (flow === "loopback" && authorize) {
+    const request = { authorizeUrl: authorize.url, tokenUrl, clientId, clientSecret, scope, redirectHost: authorize.redirectHost, authorizeParams: authorize.params };
+    result = await loopbackLogin(port === undefined ? request : { ...request, port }, { say });
+  } else {
+    throw new LoginError("--flow must be device (with a device-code URL) or loopback (with an authorize URL)");
+  }
+  credentials.push(["OAUTH_REFRESH_TOKEN", result.refreshToken]);
+  return { lines: credentials.map(([name, value]) => `${name}=${value}`), hosts };
 }
 
 async function main(): Promise<number> {
@@ -61,21 +91,21 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const say = (line: string) => process.stderr.write(`${line}\n`);
   try {
-    const { request, credentials, hosts } = requestFromArgs(args);
-    const result = await deviceLogin(request, { say: (line) => process.stderr.write(`${line}\n`) });
-    const lines = [...credentials, ["OAUTH_REFRESH_TOKEN", result.refreshToken] as [string, string]].map(([name, value]) => `${name}=${value}`);
-    process.stderr.write("\nSigned in. Set these credentials of the email capability in Selu (keep the refresh token secret):\n\n");
+    const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+    const { lines, hosts } = await signIn(values, say);
+    say("\nSigned in. Set these credentials of the email capability in Selu (keep the refresh token secret):\n");
     process.stdout.write(`${lines.join("\n")}\n`);
-    process.stderr.write(`\nAlso set EMAIL_USERNAME to the mailbox's address${hosts ? `, and ${hosts}` : ", and the provider's SMTP and IMAP hosts"}; leave EMAIL_PASSWORD empty.\n`);
+    say(`\nAlso set EMAIL_USERNAME to the mailbox's address${hosts ? `, and ${hosts}` : ", and the provider's SMTP and IMAP hosts"}; leave EMAIL_PASSWORD empty.`);
     return 0;
   } catch (err) {
     if ((err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-      process.stderr.write(`oauth-login: ${(err as Error).message}\n\n${USAGE}\n`);
+      say(`oauth-login: ${(err as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    if (err instanceof DeviceLoginError) {
-      process.stderr.write(`oauth-login: ${err.message}\n`);
+    if (err instanceof LoginError) {
+      say(`oauth-login: ${err.message}`);
       return 1;
     }
     throw err;

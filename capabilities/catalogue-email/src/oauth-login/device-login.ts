@@ -1,5 +1,6 @@
 // The OAuth2 device authorization grant (RFC 8628), run once on the operator's machine: no browser
 // redirect to catch and no port to open, and it works over SSH too. Node's fetch; errors in words.
+import { host, LoginError, postForm, refreshTokenOf, refusal, text } from "./token-post.js";
 
 /** Where and as whom to sign in. */
 export interface DeviceLoginRequest {
@@ -11,8 +12,8 @@ export interface DeviceLoginRequest {
   scope: string;
 }
 
-/** What the sign-in yields. */
-export interface DeviceLoginResult {
+/** What a sign-in yields. */
+export interface LoginResult {
   refreshToken: string;
   /** The scopes granted, as the token endpoint reports them. */
   scope: string | undefined;
@@ -27,28 +28,23 @@ export interface DeviceLoginOptions {
   requestTimeoutMs?: number;
 }
 
-/** A failure the operator can act on; the message says what to change. */
-export class DeviceLoginError extends Error {
-  override readonly name = "DeviceLoginError";
-}
-
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
 /**
  * Asks for a device code, tells the operator where to enter it, and polls the token endpoint until the
  * sign-in is approved, declined or expired (honouring `interval` and `slow_down`).
- * @throws {DeviceLoginError} for a refused client, a declined or expired sign-in, no refresh token.
+ * @throws {LoginError} for a refused client, a declined or expired sign-in, no refresh token.
  */
-export async function deviceLogin(request: DeviceLoginRequest, options: DeviceLoginOptions): Promise<DeviceLoginResult> {
+export async function deviceLogin(request: DeviceLoginRequest, options: DeviceLoginOptions): Promise<LoginResult> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const post = (url: string, form: Record<string, string>) => postForm(url, form, options.requestTimeoutMs ?? 30_000);
+  const post = (url: string, form: Record<string, string>) => postForm(url, form, options.requestTimeoutMs);
   const authorization = await post(request.deviceCodeUrl, { client_id: request.clientId, scope: request.scope });
   if (authorization.status !== 200) throw refusal("the device authorization", authorization.body);
   const deviceCode = text(authorization.body.device_code);
   const userCode = text(authorization.body.user_code);
   // Google names it verification_url; RFC 8628 (and Microsoft) verification_uri.
   const uri = text(authorization.body.verification_uri) ?? text(authorization.body.verification_url);
-  if (!deviceCode || !userCode || !uri) throw new DeviceLoginError(`${host(request.deviceCodeUrl)} answered without a device code; check the device-code URL`);
+  if (!deviceCode || !userCode || !uri) throw new LoginError(`${host(request.deviceCodeUrl)} answered without a device code; check the device-code URL`);
   options.say(`Open ${uri} in a browser, sign in with the mailbox's account and enter the code ${userCode}.`);
   let intervalS = positive(authorization.body.interval) ?? 5;
   const deadline = Date.now() + (positive(authorization.body.expires_in) ?? 900) * 1000;
@@ -56,11 +52,7 @@ export async function deviceLogin(request: DeviceLoginRequest, options: DeviceLo
   while (Date.now() < deadline) {
     await sleep(intervalS * 1000);
     const answer = await post(request.tokenUrl, poll);
-    if (answer.status === 200) {
-      const refreshToken = text(answer.body.refresh_token);
-      if (!refreshToken) throw new DeviceLoginError("signed in, but the provider sent no refresh token: the scopes must include offline_access (Microsoft)");
-      return { refreshToken, scope: text(answer.body.scope) };
-    }
+    if (answer.status === 200) return refreshTokenOf(answer);
     switch (answer.body.error) {
       case "authorization_pending":
         continue;
@@ -69,66 +61,17 @@ export async function deviceLogin(request: DeviceLoginRequest, options: DeviceLo
         continue;
       case "access_denied":
       case "authorization_declined":
-        throw new DeviceLoginError("the sign-in was declined in the browser; run oauth-login again and accept the requested access");
+        throw new LoginError("the sign-in was declined in the browser; run oauth-login again and accept the requested access");
       case "expired_token":
-        throw new DeviceLoginError("the code expired before the sign-in finished; run oauth-login again");
+        throw new LoginError("the code expired before the sign-in finished; run oauth-login again");
       default:
-        throw refusal("the token endpoint", answer.body);
+        throw refusal("the token request", answer.body);
     }
   }
-  throw new DeviceLoginError("the code expired before the sign-in finished; run oauth-login again");
-}
-
-async function postForm(url: string, form: Record<string, string>, timeoutMs: number): Promise<{ status: number; body: Record<string, unknown> }> {
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams(form).toString(),
-      signal: AbortSignal.timeout(timeoutMs),
-      redirect: "error",
-    });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new DeviceLoginError(`could not reach ${host(url)}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
-  }
-  const raw = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    body = undefined;
-  }
-  if (!body || typeof body !== "object") throw new DeviceLoginError(`${host(url)} answered ${response.status} without JSON; check the URL`);
-  return { status: response.status, body: body as Record<string, unknown> };
-}
-
-function refusal(what: string, body: Record<string, unknown>): DeviceLoginError {
-  const code = text(body.error) ?? "no error code";
-  const description = text(body.error_description);
-  const advice =
-    code === "invalid_client" || code === "unauthorized_client"
-      ? "; check the client id (and secret), and that the app registration allows public client or device flows"
-      : code === "invalid_scope"
-        ? "; the app registration must allow the IMAP and SMTP scopes"
-        : "";
-  return new DeviceLoginError(`${what} was refused (${code}${description ? `: ${description.slice(0, 300)}` : ""})${advice}`);
-}
-
-function text(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
+  throw new LoginError("the code expired before the sign-in finished; run oauth-login again");
 }
 
 function positive(value: unknown): number | undefined {
   const n = Number(value);
   return Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
-function host(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
 }

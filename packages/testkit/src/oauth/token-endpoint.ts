@@ -4,6 +4,7 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startHttpsServer, type LocalServer } from "../tls/local-servers.js";
 import type { TestCa } from "../tls/test-ca.js";
+import { authorizationCodeGrant, type BrowserSignIn } from "./authorization-code.js";
 import { deviceGrant, type DeviceFlow } from "./device-flow.js";
 import { errorBody, type ProviderStyle } from "./error-shapes.js";
 
@@ -46,6 +47,8 @@ export interface OAuthTestProvider {
   readonly issued: readonly string[];
   /** The device-code sign-in this endpoint serves (for oauth-login tests). */
   readonly device: DeviceFlow;
+  /** The browser's part of the authorization-code sign-in (for oauth-login tests). */
+  readonly browser: BrowserSignIn;
   /** Whether `token` is a live access token of `username`: what the mail server doubles check. */
   accepts(username: string, token: string): boolean;
   /** The lifetime of the access tokens issued from now on, seconds. */
@@ -67,7 +70,8 @@ interface Issued {
 
 /**
  * Starts an OAuth2 provider double: a token endpoint over HTTPS (certificate for `names` from the test
- * CA) that refreshes access tokens (RFC 6749 section 6) and runs the device-code grant (RFC 8628), with
+ * CA) that refreshes access tokens (RFC 6749 section 6), runs the device-code grant (RFC 8628) and the
+ * authorization-code grant with PKCE (a test plays the browser through `browser`), with
  * errors in the provider's documented shapes, and an introspection endpoint (RFC 7662) over plain http
  * on loopback that a real IMAP server can ask. Tokens expire after their lifetime, or when revoked.
  *
@@ -96,16 +100,14 @@ export async function startOAuthProvider(options: OAuthProviderOptions): Promise
     return !!entry && !entry.revoked && entry.expiresAt > Date.now() && entry.user.toLowerCase() === user.toLowerCase();
   };
   const clientOk = (form: Record<string, string>) => form.client_id === options.clientId && (options.clientSecret === undefined || form.client_secret === options.clientSecret);
-  // A device sign-in yields the account's refresh token (valid again, should it have been revoked).
-  const device = deviceGrant({
-    style,
-    clientId: options.clientId,
-    issue: () => {
-      const answer = { ...issue(options.username), refresh_token: options.refreshToken, scope: "https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send" };
-      refreshToken = options.refreshToken;
-      return answer;
-    },
-  });
+  // A sign-in yields the account's refresh token (valid again, should it have been revoked).
+  const signedIn = () => {
+    const answer = { ...issue(options.username), refresh_token: options.refreshToken, scope: "https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send" };
+    refreshToken = options.refreshToken;
+    return answer;
+  };
+  const device = deviceGrant({ style, clientId: options.clientId, issue: signedIn });
+  const browser = authorizationCodeGrant({ style, clientId: options.clientId, issue: signedIn });
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
@@ -133,6 +135,7 @@ export async function startOAuthProvider(options: OAuthProviderOptions): Promise
       return reply(200, issue(options.username));
     }
     if (form.grant_type === "urn:ietf:params:oauth:grant-type:device_code") return device.poll(form, reply);
+    if (form.grant_type === "authorization_code") return browser.exchange(form, reply);
     return reply(400, errorBody(style, "unsupported_grant_type", `grant_type ${form.grant_type ?? "(none)"} is not supported`));
   };
   const onRequest = (req: IncomingMessage, res: ServerResponse) => void handle(req, res).catch(() => res.destroy());
@@ -149,6 +152,7 @@ export async function startOAuthProvider(options: OAuthProviderOptions): Promise
     requests,
     issued,
     device,
+    browser,
     accepts,
     setAccessTokenLifetime: (seconds) => {
       lifetimeS = seconds;
