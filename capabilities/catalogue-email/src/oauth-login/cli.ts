@@ -59,7 +59,7 @@ async function signIn(values: Values, say: (line: string) => void): Promise<{ li
     authorize = { url: preset.authorizeUrl(tenant), redirectHost: preset.redirectHost, params: preset.authorizeParams };
     credentials.push(["OAUTH_PROVIDER", name]);
     if (values.tenant?.trim()) credentials.push(["OAUTH_TENANT", tenant]);
-    hosts = `SMTP_HOST=${preset.smtp.host}  SMTP_PORT=${preset.smtp.port}  IMAP_HOST=${preset.imap.host}  IMAP_PORT=${preset.imap.port}`;
+    hosts = preset.servers;
   } else {
     const given = { token: values["token-url"]?.trim(), scope: values.scope?.trim(), device: values["device-url"]?.trim(), authorize: values["authorize-url"]?.trim() };
     if (!given.token || !given.scope || (!given.device && !given.authorize)) throw new LoginError("give --provider, or --token-url, --scope and --device-url or --authorize-url");

@@ -25,8 +25,8 @@ export interface OAuthPreset {
   scopeOnRefresh: boolean;
   /** Whether the provider's app registration for a device or desktop client comes with a secret to send. */
   needsSecret: boolean;
-  smtp: { host: string; port: number };
-  imap: { host: string; port: number };
+  /** The mail server credentials to set with it, as oauth-login suggests them. */
+  servers: string;
 }
 
 // Microsoft's identity platform: `common` takes personal (Outlook.com, Hotmail) and work or school
@@ -46,8 +46,7 @@ export const OAUTH_PRESETS = {
     scope: "offline_access https://outlook.office.com/IMAP.AccessAsUser.All https://outlook.office.com/SMTP.Send",
     scopeOnRefresh: true,
     needsSecret: false,
-    smtp: { host: "smtp.office365.com", port: 587 },
-    imap: { host: "outlook.office365.com", port: 993 },
+    servers: "SMTP_HOST=smtp-mail.outlook.com (Outlook.com, Hotmail) or smtp.office365.com (Microsoft 365), SMTP_PORT=587, IMAP_HOST=outlook.office365.com",
   },
   google: {
     label: "Google (Gmail, Google Workspace)",
@@ -60,8 +59,7 @@ export const OAUTH_PRESETS = {
     scope: "https://mail.google.com/",
     scopeOnRefresh: false,
     needsSecret: true,
-    smtp: { host: "smtp.gmail.com", port: 465 },
-    imap: { host: "imap.gmail.com", port: 993 },
+    servers: "SMTP_HOST=smtp.gmail.com, SMTP_PORT=465, IMAP_HOST=imap.gmail.com",
   },
 } as const satisfies Record<string, OAuthPreset>;
 
