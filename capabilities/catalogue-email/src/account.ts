@@ -1,5 +1,6 @@
 import { ToolError, type ToolContext } from "@selu-catalogue/kit";
 import type { AccessTokens } from "./oauth/access-tokens.js";
+import { maskTokens } from "./oauth/mask-tokens.js";
 import { readOAuthSettings, type OAuthSettings } from "./oauth/settings.js";
 
 /** What one SMTP or IMAP login sends: a password, or an OAuth2 access token (SASL XOAUTH2). */
@@ -58,51 +59,23 @@ export async function withLogin<T>(ctx: Pick<ToolContext, "http" | "signal">, ac
   try {
     return await attempt({ user: account.username, accessToken: first });
   } catch (err) {
-    if (!(err instanceof LoginRefused)) throw masked(err, tokens, account.username);
+    if (!(err instanceof LoginRefused)) throw maskTokens(err, tokens.issued, account.username);
     tokens.forget(oauth, first);
   }
   const second = await tokens.get(ctx, oauth);
   try {
     return await attempt({ user: account.username, accessToken: second });
   } catch (err) {
-    if (!(err instanceof LoginRefused)) throw masked(err, tokens, account.username);
-    throw masked(
+    if (!(err instanceof LoginRefused)) throw maskTokens(err, tokens.issued, account.username);
+    throw maskTokens(
       new LoginRefused(
         `${err.message}, also with a newly issued access token. Check that EMAIL_USERNAME is the account that signed in with oauth-login, ` +
           "that the app was granted IMAP and SMTP access (sign in again with oauth-login), and that the provider allows IMAP and SMTP for this mailbox",
       ),
-      tokens,
+      tokens.issued,
       account.username,
     );
   }
-}
-
-/**
- * `err` with every access token this process holds replaced, in the forms a server could echo back
- * (as is, and inside the base64 XOAUTH2 string): the kit masks credentials, not tokens issued later.
- */
-function masked(err: unknown, tokens: AccessTokens, user: string): unknown {
-  if (!(err instanceof Error) || tokens.issued.size === 0) return err;
-  let changed = false;
-  const scrub = (text: string | undefined) => {
-    if (!text) return text;
-    let out = text;
-    for (const token of tokens.issued) {
-      for (const form of [token, Buffer.from(`user=${user}\x01auth=Bearer ${token}\x01\x01`).toString("base64")]) {
-        if (out.includes(form)) {
-          out = out.replaceAll(form, "[redacted]");
-          changed = true;
-        }
-      }
-    }
-    return out;
-  };
-  const message = scrub(err.message) ?? "";
-  const stack = scrub(err.stack);
-  if (!changed) return err;
-  const clean = err instanceof ToolError ? new ToolError(message) : new Error(message);
-  if (stack) clean.stack = stack;
-  return clean;
 }
 
 function oneLine(values: Values, name: string): string | undefined {
