@@ -24,7 +24,9 @@ export function describeImapError(err: unknown, server: ServerAddress, stage: "l
   const target = `${server.host}:${server.port}`;
   const said = failure.responseText ? `: the server said "${clip(failure.responseText)}"` : "";
   if (failure.authenticationFailed || failure.serverResponseCode === "AUTHENTICATIONFAILED") {
-    return new LoginRefused(`IMAP login to ${target} ${loginAdvice(method, said)}`, { cause: err });
+    // Only a refused login is retried with a new token: after `work` began, a retry could repeat its effects.
+    const Refused = stage === "login" ? LoginRefused : ToolError;
+    return new Refused(`IMAP login to ${target} ${loginAdvice(method, said)}`, { cause: err });
   }
   if (failure.serverResponseCode === "NONEXISTENT" || /doesn't exist|does not exist|no such mailbox|unknown mailbox/i.test(failure.responseText ?? "")) {
     return new ToolError(`no such mailbox on ${target}${said}; list_mailboxes shows the mailbox names`, { cause: err });
