@@ -84,6 +84,8 @@ function oneLine(values: Values, name: string): string | undefined {
   if (/[\r\n\0]/.test(value)) throw new ToolError(`credential ${name} must not contain line breaks; fix it in Selu's credentials`);
   return value;
 }
+
+/** How a login authenticates: EMAIL_PASSWORD, or an OAuth2 access token from OAUTH_REFRESH_TOKEN. */
 export type LoginMethod = "password" | "oauth2";
 
 /**
@@ -94,6 +96,6 @@ export function loginAdvice(method: LoginMethod, said: string): string {
   if (method === "oauth2") return `with an OAuth2 access token (XOAUTH2) failed${said}`;
   return (
     `failed${said}. Check EMAIL_USERNAME and EMAIL_PASSWORD in Selu's credentials ` +
-    "(many providers need an app password when two-factor sign-in is on; Outlook.com, Microsoft 365 and Gmail need OAuth2, see the README)"
+    "(many providers need an app password when two-factor sign-in is on; Outlook.com and Microsoft 365 need OAuth2, see the README)"
   );
 }

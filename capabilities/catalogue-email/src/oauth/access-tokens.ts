@@ -30,12 +30,16 @@ export class AccessTokens {
   readonly #pending = new Map<string, Promise<Entry>>();
   readonly #max: number;
   readonly #now: () => number;
-  /** Every token this process was issued and still holds, for masking in errors. */
-  readonly issued = new Set<string>();
+  readonly #issued = new Set<string>();
 
   constructor(options: AccessTokensOptions = {}) {
     this.#max = options.maxAccounts ?? 8;
     this.#now = options.now ?? Date.now;
+  }
+
+  /** The access tokens this process holds, for masking in errors. */
+  get issued(): ReadonlySet<string> {
+    return this.#issued;
   }
 
   /** A valid access token for the account: the cached one, or a new one from the token endpoint. */
@@ -70,13 +74,13 @@ export class AccessTokens {
       refreshToken: issued.refreshToken ?? refreshToken,
     };
     const previous = this.#entries.get(key);
-    if (previous) this.issued.delete(previous.accessToken);
+    if (previous) this.#issued.delete(previous.accessToken);
     this.#entries.delete(key);
     this.#entries.set(key, entry);
-    this.issued.add(entry.accessToken);
+    this.#issued.add(entry.accessToken);
     if (this.#entries.size > this.#max) {
       const [oldestKey, oldest] = this.#entries.entries().next().value!;
-      this.issued.delete(oldest.accessToken);
+      this.#issued.delete(oldest.accessToken);
       this.#entries.delete(oldestKey);
     }
     return entry;
