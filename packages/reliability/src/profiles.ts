@@ -18,6 +18,18 @@ export const CREDENTIALS: Record<string, Record<string, string>> = {
   },
 };
 
+/**
+ * Credentials added for the hostile web servers, for a capability whose HTTPS counterpart only a certain
+ * setting reaches: the email capability asks its OAuth2 token endpoint only when signed in with OAuth2.
+ */
+export const WEB_CREDENTIALS: Record<string, Record<string, string>> = {
+  "catalogue-email": {
+    OAUTH_PROVIDER: "microsoft",
+    OAUTH_CLIENT_ID: "reliability-client",
+    OAUTH_REFRESH_TOKEN: "reliability-refresh-token",
+  },
+};
+
 /** Ports whose hosts get the hostile IMAP or SMTP server; every other mapped host gets the hostile HTTPS server. */
 export const IMAP_PORTS = new Set([993, 143]);
 export const SMTP_PORTS = new Set([465, 587, 25]);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answered, rawCall } from "../src/call.js";
 import { discoverCapabilities } from "../src/capabilities.js";
 import { generate, Rng } from "../src/fuzz.js";
-import { HOSTILE_WEB_HOST, IMAP_PORTS, SAMPLE_ARGS, SMTP_PORTS } from "../src/profiles.js";
+import { HOSTILE_WEB_HOST, IMAP_PORTS, SAMPLE_ARGS, SMTP_PORTS, WEB_CREDENTIALS } from "../src/profiles.js";
 import { startWorld, type World } from "../src/world.js";
 
 // Issue 10, checks to keep: each class of attack as a named test against every capability's production
@@ -101,6 +101,8 @@ for (const cap of discoverCapabilities()) {
       const server = await startHostileWebServer(world.ca, [...new Set(targets.map((t) => t.host))], "endless-body");
       for (const { host, port } of targets) world.proxy.map(`${host}:${port}`, `${server.host}:${server.port}`);
       world.memory.resetPeak();
+      const saved = { ...world.config };
+      Object.assign(world.config, WEB_CREDENTIALS[cap.id]);
       try {
         for (const attack of ["endless-body", "huge-head", "gzip-bomb", "bad-redirect"] satisfies WebAttack[]) {
           server.attack = attack;
@@ -113,9 +115,11 @@ for (const cap of discoverCapabilities()) {
             expect(world.alive(), `${tool.name} against ${attack}`).toBe(true);
           }
         }
-        // Not vacuous: generated URL fields reached the hostile server through the proxy.
+        // Not vacuous: generated URL fields (or the settings above) reached the hostile server through the proxy.
         expect(server.connections).toBeGreaterThan(0);
       } finally {
+        for (const key of Object.keys(world.config)) if (!(key in saved)) delete world.config[key];
+        Object.assign(world.config, saved);
         await server.close();
       }
       await stillServing("hostile web servers");

@@ -35,7 +35,7 @@ ssl_key = <${root}/key.pem
 default_internal_user = ${user}
 ${group ? `default_internal_group = ${group}` : ""}
 default_login_user = ${user}
-auth_mechanisms = plain login${oauth2 ? " xoauth2 oauthbearer" : ""}
+auth_mechanisms = plain login${oauth2 ? " xoauth2" : ""}
 auth_failure_delay = 0
 mail_max_userip_connections = 200
 mail_location = maildir:${root}/mail/%u
@@ -97,11 +97,12 @@ service stats {
 }
 
 // Dovecot 2.3's oauth2 passdb: each token is POSTed to the introspection endpoint (RFC 7662), which must
-// answer active with the login's user name.
+// answer active with the login's user name. XOAUTH2 only, as Outlook offers it (imapflow would prefer
+// OAUTHBEARER where a server offers both).
 function oauth2Passdb(root: string): string {
   return `passdb {
   driver = oauth2
-  mechanisms = xoauth2 oauthbearer
+  mechanisms = xoauth2
   args = ${root}/oauth2.conf.ext
 }
 `;

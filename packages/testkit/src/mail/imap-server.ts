@@ -35,7 +35,7 @@ export interface ImapServerOptions {
   /** Path of the dovecot binary. Default /usr/sbin/dovecot (Debian's dovecot-imapd). */
   dovecot?: string;
   /**
-   * Also accepts SASL XOAUTH2 and OAUTHBEARER logins, checking each bearer token with this RFC 7662
+   * Also accepts SASL XOAUTH2 logins, checking each bearer token with this RFC 7662
    * introspection endpoint (Dovecot's oauth2 passdb; an OAuth2 provider double's `introspectionUrl`).
    */
   oauth2?: { introspectionUrl: string };
