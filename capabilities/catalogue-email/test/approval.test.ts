@@ -5,7 +5,7 @@ import { threadedApprovalPrompt } from "@selu-catalogue/testkit/orchestrator";
 import { dir } from "./harness.js";
 
 // The agent package Selu installs: its i18n approval strings are what Selu shows when the model writes no message.
-const agent = buildAgentPackage(loadCapabilitySource(dir));
+const agent = buildAgentPackage(await loadCapabilitySource(dir));
 const strings = (locale: "en" | "de") => agent.strings[locale].tools.send_email!.approval!;
 
 /** `_approval_message` of the example prompt.md gives the model (the line quoted after "for example"). */
