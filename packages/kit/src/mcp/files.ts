@@ -43,7 +43,8 @@ export function resolveAttachments(runtime: Runtime, args: Record<string, unknow
       const id = artifactIdOf(capability.id, uri);
       const item = id ? store.get(id) : undefined;
       if (!item) throw new ArgumentsError(`${field}.uri: no file ${JSON.stringify(uri.slice(0, 120))} on this server (it expired or came from another server); pass its content as data_base64`);
-      const input = item.kind === "input" ? item : store.put(item.chunks.length === 1 ? item.chunks[0]! : Buffer.concat(item.chunks), { kind: "input", filename: item.filename, mimeType: item.mimeType });
+      const input =
+        item.kind === "input" ? item : store.put(item.chunks.length === 1 ? item.chunks[0]! : Buffer.concat(item.chunks), { kind: "input", filename: item.filename, mimeType: item.mimeType });
       return { ...rest, capability_artifact_id: input.id, filename: stringOr(filename, input.filename), mime_type: stringOr(mimeType, input.mimeType), size_bytes: input.size };
     }
     if (typeof data !== "string") throw new ArgumentsError(`${field}.data_base64: expected a base64 string`);

@@ -94,14 +94,17 @@ export async function listenMcpHttp(options: McpHttpOptions): Promise<McpHttpEnd
       else res.destroy();
     });
   });
-  const sweep = setInterval(() => {
-    const idleSince = Date.now() - options.sessionIdleMs;
-    for (const [id, session] of sessions) {
-      if (session.lastSeen >= idleSince) continue;
-      sessions.delete(id);
-      void session.transport.close();
-    }
-  }, Math.min(options.sessionIdleMs, 60_000));
+  const sweep = setInterval(
+    () => {
+      const idleSince = Date.now() - options.sessionIdleMs;
+      for (const [id, session] of sessions) {
+        if (session.lastSeen >= idleSince) continue;
+        sessions.delete(id);
+        void session.transport.close();
+      }
+    },
+    Math.min(options.sessionIdleMs, 60_000),
+  );
   sweep.unref();
 
   await new Promise<void>((resolve, reject) => {

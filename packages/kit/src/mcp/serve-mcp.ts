@@ -28,11 +28,7 @@ const FLUSH_MS = 3_000;
  * (SIGTERM/SIGINT, or stdin closing over stdio: calls in flight get the grace period, then are cancelled).
  * Called by `serve()` when the command line says `--mcp` (see `mcp/args.ts`).
  */
-export async function serveMcp(
-  capability: Capability,
-  mode: McpMode,
-  options: ServeOptions & { env: Record<string, string | undefined>; logLevel: LogLevel },
-): Promise<ServedCapability> {
+export async function serveMcp(capability: Capability, mode: McpMode, options: ServeOptions & { env: Record<string, string | undefined>; logLevel: LogLevel }): Promise<ServedCapability> {
   const { env } = options;
   const stdio = mode.transport === "stdio";
   const runtime = new Runtime(capability, {
@@ -73,7 +69,7 @@ export async function serveMcp(
     const transport = new BoundedStdioTransport(process.stdin, process.stdout, maxMessageBytes);
     await server.connect(transport);
     // The client closing stdin ends the session: the MCP specification's way to stop a stdio server.
-    transport.onclose = () => {
+    transport.oninputend = () => {
       log.info("stdin closed");
       void close().then(() => (options.handleSignals ?? true) && process.exit(0));
     };

@@ -35,10 +35,7 @@ export interface McpShared {
 export function createMcpServer(shared: McpShared, sessionId: () => string): Server {
   const { runtime } = shared;
   const { capability } = runtime;
-  const server = new Server(
-    { name: capability.id, version: shared.version },
-    { capabilities: { tools: { listChanged: capability.discovery !== undefined }, resources: {}, logging: {} } },
-  );
+  const server = new Server({ name: capability.id, version: shared.version }, { capabilities: { tools: { listChanged: capability.discovery !== undefined }, resources: {}, logging: {} } });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: offeredTools(shared) }));
 
@@ -53,6 +50,8 @@ export function createMcpServer(shared: McpShared, sessionId: () => string): Ser
     }
     const progressToken = request.params._meta?.progressToken;
     let progress = 0;
+    // Progress notifications leave before the result: a client drops progress of a finished request.
+    let sent: Promise<unknown> = Promise.resolve();
     const outcome = await invokeTool(
       runtime,
       { toolName: name, argsJson, configJson: shared.config().json, sessionId: sessionId(), threadId: "", capabilityId: capability.id },
@@ -61,11 +60,14 @@ export function createMcpServer(shared: McpShared, sessionId: () => string): Ser
         ...(progressToken === undefined
           ? {}
           : {
-              onProgress: (value: unknown) =>
-                void extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: ++progress, message: JSON.stringify(value ?? null) } }).catch(() => {}),
+              onProgress: (value: unknown) => {
+                const params = { progressToken, progress: ++progress, message: JSON.stringify(value ?? null) };
+                sent = sent.then(() => extra.sendNotification({ method: "notifications/progress", params })).catch(() => {});
+              },
             }),
       },
     );
+    await sent;
     if (!outcome.ok) return toolError(outcome.error);
     const { result, links } = linkArtifacts(runtime, JSON.parse(outcome.resultJson.toString("utf8")) as Record<string, unknown>);
     return { content: [{ type: "text", text: links.length > 0 ? JSON.stringify(result) : outcome.resultJson.toString("utf8") }, ...links] };

@@ -13,6 +13,11 @@ export class BoundedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /**
+   * The client closed stdin (its way to stop a stdio server). The session stays open to answer the calls
+   * in flight (closing it would cancel them); the server closes it once they are done.
+   */
+  oninputend?: () => void;
   readonly #in: Readable;
   readonly #out: Writable;
   readonly #max: number;
@@ -42,12 +47,19 @@ export class BoundedStdioTransport implements Transport {
     if (this.#closed) return;
     this.#closed = true;
     this.#in.off("data", this.#onData);
+    this.#in.off("end", this.#onEnd);
+    this.#in.off("close", this.#onEnd);
     this.#in.pause();
     this.#pending = [];
     this.onclose?.();
   }
 
-  readonly #onEnd = () => void this.close();
+  #ended = false;
+  readonly #onEnd = () => {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.oninputend?.();
+  };
 
   readonly #onData = (chunk: Buffer) => {
     let start = 0;

@@ -52,10 +52,8 @@ export class Runtime {
       ttlMs: capability.limits.artifactTtlMs,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.log = options.logger ?? createJsonLogger(
-        { level: options.logLevel ?? "info", secrets: () => this.#secrets, ...(options.logWrite ? { write: options.logWrite } : {}) },
-        { capability: capability.id },
-      );
+    this.log =
+      options.logger ?? createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets, ...(options.logWrite ? { write: options.logWrite } : {}) }, { capability: capability.id });
     this.hasCredentials = Object.keys(capability.credentials).length > 0;
     this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.egress = new Egress(options.egress ?? {}, capability.limits);
