@@ -54,7 +54,6 @@ export async function listenMcpHttp(options: McpHttpOptions): Promise<McpHttpEnd
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (id) => void sessions.set(id, session),
       onsessionclosed: (id) => void sessions.delete(id),
-      ...(loopback ? { enableDnsRebindingProtection: true, allowedHosts: [`127.0.0.1:${boundPort}`, `localhost:${boundPort}`, `[::1]:${boundPort}`] } : {}),
     });
     // The session id is made while the initialize request is handled, so the server reads it per call.
     const server = options.createServer(() => transport.sessionId ?? "");
@@ -69,6 +68,8 @@ export async function listenMcpHttp(options: McpHttpOptions): Promise<McpHttpEnd
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? "/", "http://localhost");
     if (url.pathname !== "/mcp") return plain(res, 404, "not found: the MCP endpoint is /mcp");
+    // A page in a browser could reach a loopback server through a name it rebinds to 127.0.0.1.
+    if (loopback && !isLoopbackHost(req.headers.host, boundPort)) return plain(res, 403, "forbidden: this server answers loopback names only");
     const id = req.headers["mcp-session-id"];
     const existing = typeof id === "string" ? sessions.get(id) : undefined;
     if (existing) existing.lastSeen = Date.now();
@@ -159,6 +160,10 @@ async function readBody(req: IncomingMessage, max: number): Promise<BodyResult> 
   } catch {
     return { ok: false, status: 400, error: "request refused: the body is not JSON" };
   }
+}
+
+function isLoopbackHost(host: string | undefined, port: number): boolean {
+  return host === `127.0.0.1:${port}` || host === `localhost:${port}` || host === `[::1]:${port}`;
 }
 
 function rpcError(res: ServerResponse, status: number, code: number, message: string): void {
