@@ -10,7 +10,7 @@ import { capabilityDir } from "./src/mcp-world.ts";
 const INSPECTOR = fileURLToPath(new URL("node_modules/.bin/mcp-inspector", import.meta.url));
 const run = promisify(execFile);
 
-/** The Inspector's JSON answer; it exits non-zero for a tool error, and still prints JSON then. */
+/** The Inspector's JSON answer on stdout (for a tool error it also exits non-zero). */
 async function inspect(...args: string[]): Promise<Record<string, unknown>> {
   const dir = capabilityDir("catalogue-example");
   const stdout = await run(INSPECTOR, ["--cli", ...startCommand(dir), "--mcp", "stdio", ...args], { cwd: dir, timeout: 30_000 }).then(
@@ -31,6 +31,6 @@ describe("the MCP Inspector CLI", () => {
     expect(ok.isError ?? false).toBe(false);
     expect(JSON.parse(ok.content[0]!.text)).toMatchObject({ text: "inspected" });
     const bad = await inspect("--method", "tools/call", "--tool-name", "echo", "--tool-arg", "txt=typo");
-    expect(bad).toEqual({ error: { code: "tool_is_error", message: "Tool 'echo' returned isError:true." } });
+    expect(bad).toMatchObject({ isError: true, content: [{ type: "text", text: expect.stringContaining('unknown key "txt"') }] });
   });
 });
