@@ -144,3 +144,16 @@ describe.each(["stdio", "http"] as McpTransportKind[])("every capability over MC
     }
   });
 });
+
+describe("each capability's README", () => {
+  it("shows the catalogue's MCP launch command as an MCP client's server entry", () => {
+    const catalogue = JSON.parse(readFileSync(new URL("../registry/catalogue.json", import.meta.url), "utf8")) as { capabilities: { id: string; mcp: { command: string; args: string[] } }[] };
+    for (const id of MCP_CAPABILITIES) {
+      const readme = readFileSync(join(capabilityDir(id), "README.md"), "utf8");
+      const block = /## MCP\n[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1];
+      expect(block, `${id} README has no MCP server entry`).toBeDefined();
+      const entry = (JSON.parse(block!) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers[id];
+      expect({ command: entry?.command, args: entry?.args }, id).toEqual(catalogue.capabilities.find((c) => c.id === id)!.mcp);
+    }
+  });
+});
