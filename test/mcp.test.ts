@@ -121,6 +121,20 @@ describe.each(["stdio", "http"] as McpTransportKind[])("every capability over MC
     expect(JSON.stringify(found.results)).toContain(`selu ${transport} result 1`);
   });
 
+  it("web-search: a cancelled call (notifications/cancelled) stops its upstream request", async () => {
+    const { client, output } = servers["catalogue-web-search"];
+    const before = { ...world.slowSearches };
+    const controller = new AbortController();
+    const call = client.callTool({ name: "web_search", arguments: { query: `slow ${transport}` } }, undefined, { signal: controller.signal });
+    for (let i = 0; i < 200 && world.slowSearches.held === before.held; i++) await new Promise((r) => setTimeout(r, 25));
+    controller.abort("the user stopped it");
+    await expect(call).rejects.toThrow();
+    for (let i = 0; i < 200 && world.slowSearches.abandoned === before.abandoned; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(world.slowSearches.abandoned).toBe(before.abandoned + 1);
+    for (let i = 0; i < 100 && !output().includes('"outcome":"cancelled"'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(output()).toMatch(/"tool":"web_search","ms":[\d.]+,"outcome":"cancelled"/);
+  });
+
   it("file-manager: writes and reads the workspace, exports a file as a resource and imports base64", async () => {
     const { client } = servers["catalogue-file-manager"];
     json(await client.callTool({ name: "write_file", arguments: { path: `${transport}/hello.txt`, content: "hello workspace", overwrite: true } }));

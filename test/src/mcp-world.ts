@@ -20,6 +20,8 @@ export const capabilityDir = (id: string) => fileURLToPath(new URL(`../../capabi
 export interface McpWorld {
   readonly smtp: SmtpTestServer;
   readonly workspace: string;
+  /** Searches for "slow ..." the Brave double holds (answered after 20 s), and those whose client went away. */
+  readonly slowSearches: { held: number; abandoned: number };
   readonly manifests: Readonly<Record<McpCapabilityId, Manifest>>;
   /** Starts a capability over `transport` with its environment and connects a client. */
   connect(id: McpCapabilityId, transport: McpTransportKind): Promise<McpConnection>;
@@ -50,8 +52,19 @@ export async function startMcpWorld(): Promise<McpWorld> {
     stack.push(() => smtp.close());
     const imap = await startImapServer({ ca, users, names: [IMAP_NAME], seed: [] });
     stack.push(() => imap.close());
+    const slowSearches = { held: 0, abandoned: 0 };
     const brave = await startHttpsServer(ca.issue(["api.search.brave.com"]), (req, res) => {
       const query = new URL(req.url ?? "/", "https://api.search.brave.com").searchParams.get("q") ?? "";
+      if (query.startsWith("slow")) {
+        slowSearches.held++;
+        const timer = setTimeout(() => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(braveAnswer(query))), 20_000);
+        res.once("close", () => {
+          if (res.writableFinished) return;
+          clearTimeout(timer);
+          slowSearches.abandoned++;
+        });
+        return;
+      }
       const ok = req.headers["x-subscription-token"] === "BSA-mcp";
       res.writeHead(ok ? 200 : 422, { "content-type": "application/json" }).end(JSON.stringify(ok ? braveAnswer(query) : { error: { code: "SUBSCRIPTION_TOKEN_INVALID" } }));
     });
@@ -85,6 +98,7 @@ export async function startMcpWorld(): Promise<McpWorld> {
     return {
       smtp,
       workspace,
+      slowSearches,
       manifests,
       async connect(id, transport) {
         const connection = await connectMcp(transport, { command: startCommand(capabilityDir(id)), cwd: capabilityDir(id), env: envs[id] });
