@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest, type Manifest } from "@selu-catalogue/manifest";
 import { createTestCa, startEgressProxy, startHttpsServer } from "@selu-catalogue/testkit";
-import { startImapServer, startSmtpServer, type SmtpTestServer } from "@selu-catalogue/testkit/mail";
+import type { SmtpTestServer } from "@selu-catalogue/testkit/mail";
 import { connectMcp, startCommand, type McpConnection, type McpTransportKind } from "@selu-catalogue/testkit/mcp";
-import { IMAP_NAME, MAILBOX, SMTP_NAME } from "./catalogue-world.ts";
+import { IMAP_NAME, MAILBOX, SMTP_NAME, startMailServers } from "./catalogue-world.ts";
 
 export const MCP_CAPABILITIES = ["catalogue-example", "catalogue-pdf", "catalogue-email", "catalogue-web-search", "catalogue-file-manager"] as const;
 export type McpCapabilityId = (typeof MCP_CAPABILITIES)[number];
@@ -47,11 +47,7 @@ export async function startMcpWorld(): Promise<McpWorld> {
   try {
     const ca = createTestCa();
     const caFile = await ca.writeCertFile();
-    const users = { [MAILBOX.user]: MAILBOX.password };
-    const smtp = await startSmtpServer({ ca, users, names: [SMTP_NAME], security: "starttls" });
-    stack.push(() => smtp.close());
-    const imap = await startImapServer({ ca, users, names: [IMAP_NAME], seed: [] });
-    stack.push(() => imap.close());
+    const { smtp, imap } = await startMailServers(ca, stack);
     const slowSearches = { held: 0, abandoned: 0 };
     const brave = await startHttpsServer(ca.issue(["api.search.brave.com"]), (req, res) => {
       const query = new URL(req.url ?? "/", "https://api.search.brave.com").searchParams.get("q") ?? "";

@@ -11,11 +11,11 @@ import { MAX_MESSAGE_BYTES } from "./limits.js";
 import type { EgressSettings } from "./egress/outbound.js";
 import { entryPackageVersion } from "./entry-version.js";
 import { KIT_VERSION } from "./gen/version.gen.js";
-import { createJsonLogger, parseLogLevel, type Logger, type LogLevel } from "./log.js";
+import { createJsonLogger, parseLogLevel, writeLinesTo, type Logger, type LogLevel } from "./log.js";
 import { Runtime } from "./runtime/runtime.js";
 import { maxRequestBytes, maxStreams } from "./limits/args-bounds.js";
 import { parseMcpArgs } from "./mcp/args.js";
-import { parsePort, waitUntilReady } from "./readiness.js";
+import { exitOnSignals, FLUSH_MS, parsePort, waitUntilReady } from "./lifecycle.js";
 
 export interface ServeOptions {
   /** Default: $PORT, else 50051 (the port Selu dials). */
@@ -70,9 +70,6 @@ const SERVER_OPTIONS: ChannelOptions = {
   "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
 };
 
-/** After the grace period, how long answers of cancelled calls get to reach their clients. */
-const FLUSH_MS = 3_000;
-
 const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, {
   invoke: InvokeResponse,
   streamInvoke: InvokeChunk,
@@ -105,7 +102,7 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
     if (!entrypoint) throw err;
     // An entrypoint that can't start says why in one log line (not a stack trace) and exits non-zero.
     // Over MCP stdio, stdout is the protocol: the line goes to stderr.
-    const write = argv.includes("--mcp") ? (line: string) => void process.stderr.write(line) : undefined;
+    const write = argv.includes("--mcp") ? writeLinesTo(process.stderr) : undefined;
     const log = options.logger ?? createJsonLogger({ level: logLevel, ...(write ? { write } : {}) }, { capability: capability.id });
     log.error("cannot start", { error: err instanceof Error ? err.message : String(err) });
     process.exit(1);
@@ -189,14 +186,7 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
       log.info("stopped");
     })());
 
-  if (options.handleSignals ?? true) {
-    const onSignal = (signal: NodeJS.Signals) => {
-      log.info("signal received", { signal });
-      void close().then(() => process.exit(0));
-    };
-    process.once("SIGTERM", onSignal);
-    process.once("SIGINT", onSignal);
-  }
+  if (options.handleSignals ?? true) exitOnSignals(log, close);
   return { port, runtime, ready, close };
 }
 

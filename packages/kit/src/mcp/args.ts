@@ -4,7 +4,7 @@
 //   <entrypoint> --mcp http [--port N] [--host H]   Streamable HTTP at /mcp (default 127.0.0.1:3000)
 //   either with --config FILE                        credentials as a JSON object, re-read when it changes
 import { parseArgs } from "node:util";
-import { parsePort } from "../readiness.js";
+import { parsePort } from "../lifecycle.js";
 
 /** How to serve over MCP, from the command line. */
 export type McpMode = { transport: "stdio"; config?: string } | { transport: "http"; port: number; host: string; config?: string };

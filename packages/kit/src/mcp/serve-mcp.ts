@@ -5,8 +5,8 @@ import { proxyFromEnv } from "../egress/proxy-config.js";
 import { entryPackageVersion } from "../entry-version.js";
 import { KIT_VERSION } from "../gen/version.gen.js";
 import { maxRequestBytes } from "../limits/args-bounds.js";
-import type { LogLevel } from "../log.js";
-import { waitUntilReady } from "../readiness.js";
+import { writeLinesTo, type LogLevel } from "../log.js";
+import { exitOnSignals, FLUSH_MS, waitUntilReady } from "../lifecycle.js";
 import { Runtime } from "../runtime/runtime.js";
 import type { ServedCapability, ServeOptions } from "../serve.js";
 import type { McpMode } from "./args.js";
@@ -19,8 +19,6 @@ import { mcpTools } from "./tools.js";
 /** Sessions an HTTP server holds at once, and how long an idle one is kept (a client reconnects after). */
 const MAX_SESSIONS = 32;
 const SESSION_IDLE_MS = 30 * 60_000;
-/** After the grace period, how long answers of cancelled calls get to reach their clients. */
-const FLUSH_MS = 3_000;
 
 /**
  * Serves a capability over MCP (issue 19), on the same runtime as gRPC: the same tools and schemas,
@@ -34,7 +32,7 @@ export async function serveMcp(capability: Capability, mode: McpMode, options: S
   const runtime = new Runtime(capability, {
     ...(options.logger ? { logger: options.logger } : {}),
     logLevel: options.logLevel,
-    ...(stdio ? { logWrite: writeStderr } : {}),
+    ...(stdio ? { logWrite: writeLinesTo(process.stderr) } : {}),
     egress: options.egress ?? { proxy: proxyFromEnv(env) },
   });
   const { log } = runtime;
@@ -120,14 +118,7 @@ export async function serveMcp(capability: Capability, mode: McpMode, options: S
       log.info("stopped");
     })());
 
-  if (options.handleSignals ?? true) {
-    const onSignal = (signal: NodeJS.Signals) => {
-      log.info("signal received", { signal });
-      void close().then(() => process.exit(0));
-    };
-    process.once("SIGTERM", onSignal);
-    process.once("SIGINT", onSignal);
-  }
+  if (options.handleSignals ?? true) exitOnSignals(log, close);
   return { port: endpoint?.port ?? 0, runtime, ready, close };
 }
 
@@ -135,14 +126,4 @@ function toolNames(shared: McpShared): string {
   return offeredTools(shared)
     .map((t) => t.name)
     .join(",");
-}
-
-let stderrGuarded = false;
-/** Log lines over stdio go to stderr; a closed stderr must not crash the server. */
-function writeStderr(line: string): void {
-  if (!stderrGuarded) {
-    stderrGuarded = true;
-    process.stderr.on("error", () => {});
-  }
-  process.stderr.write(line);
 }
