@@ -30,7 +30,6 @@ export interface McpHttpOptions {
 /** A listening Streamable HTTP endpoint at `/mcp`. */
 export interface McpHttpEndpoint {
   readonly port: number;
-  readonly sessions: ReadonlyMap<string, Session>;
   /** Stops taking connections and sessions. */
   stopAccepting(): void;
   /** Closes every session and connection. */
@@ -120,7 +119,6 @@ export async function listenMcpHttp(options: McpHttpOptions): Promise<McpHttpEnd
 
   return {
     port: boundPort,
-    sessions,
     stopAccepting() {
       accepting = false;
       http.close();

@@ -74,24 +74,21 @@ export async function serveMcp(capability: Capability, mode: McpMode, options: S
   }
   log.info("listening", {
     transport: `mcp-${mode.transport}`,
-    ...(endpoint ? { host: mode.transport === "http" ? mode.host : "", port: endpoint.port } : {}),
+    ...(mode.transport === "http" && endpoint ? { host: mode.host, port: endpoint.port } : {}),
     version: shared.version,
     kit: KIT_VERSION,
     tools: capability.tools.size,
     proxy: runtime.egress.proxyUrl ?? "none",
   });
 
-  const stopWatching =
-    mode.config && capability.discovery
-      ? watchMcpConfig(capability, env, mode.config, log, (next) => {
-          const before = toolNames(shared);
-          config = next;
-          // Dynamic discovery over MCP: a configuration that offers other tools is announced.
-          if (toolNames(shared) !== before) for (const server of servers) void server.sendToolListChanged().catch(() => {});
-        })
-      : mode.config
-        ? watchMcpConfig(capability, env, mode.config, log, (next) => (config = next))
-        : undefined;
+  // A changed --config takes effect on the next call; a dynamic tool set that changes with it is announced.
+  const stopWatching = mode.config
+    ? watchMcpConfig(capability, env, mode.config, log, (next) => {
+        const before = toolNames(shared);
+        config = next;
+        if (toolNames(shared) !== before) for (const server of servers) void server.sendToolListChanged().catch(() => {});
+      })
+    : undefined;
 
   const ready = waitUntilReady(capability, log, () => closing).then(() => {
     if (!closing) log.info("ready");

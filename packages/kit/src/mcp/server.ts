@@ -69,8 +69,11 @@ export function createMcpServer(shared: McpShared, sessionId: () => string): Ser
     );
     await sent;
     if (!outcome.ok) return toolError(outcome.error);
-    const { result, links } = linkArtifacts(runtime, JSON.parse(outcome.resultJson.toString("utf8")) as Record<string, unknown>);
-    return { content: [{ type: "text", text: links.length > 0 ? JSON.stringify(result) : outcome.resultJson.toString("utf8") }, ...links] };
+    const text = outcome.resultJson.toString("utf8");
+    // Most results name no file: those are passed on as they are, without parsing them again.
+    if (!text.includes('"capability_artifact_id"')) return { content: [{ type: "text", text }] };
+    const { result, links } = linkArtifacts(runtime, JSON.parse(text) as Record<string, unknown>);
+    return { content: [{ type: "text", text: JSON.stringify(result) }, ...links] };
   });
 
   // Files are reachable by the uri a result gave, never listed: another session's files stay unseen.
