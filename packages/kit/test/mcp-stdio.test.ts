@@ -219,3 +219,17 @@ describe("MCP stdio framing and shutdown", () => {
     expect(server.responses.get(2)).toMatchObject({ result: { isError: true, content: [{ text: "slow was stopped: the capability is shutting down; try again" }] } });
   });
 });
+
+describe("an MCP entrypoint that cannot start", () => {
+  it("says why in one line on stderr, keeps stdout clean, and exits 1", async () => {
+    const child = spawn(process.execPath, [ENTRY, "--mcp", "sse"], { stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(1);
+    expect(out).toBe("");
+    expect(JSON.parse(err.trim())).toMatchObject({ level: "error", msg: "cannot start", error: '--mcp must be stdio or http, got "sse"' });
+  });
+});
