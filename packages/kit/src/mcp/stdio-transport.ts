@@ -101,8 +101,9 @@ export class BoundedStdioTransport implements Transport {
   }
 
   #reply(code: number, message: string): void {
-    // The id is unknown without parsing what was refused; JSON-RPC answers such errors with id null.
-    void this.send({ jsonrpc: "2.0", id: null, error: { code, message } } as unknown as JSONRPCMessage);
+    // The id is unknown without parsing what was refused; JSON-RPC 2.0 answers such errors with id null
+    // (which the SDK's message type leaves out, hence the line is written here).
+    if (!this.#closed) this.#out.write(`${JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } })}\n`);
     this.onerror?.(new Error(message));
   }
 }
