@@ -31,6 +31,19 @@ export interface CatalogueWorldOptions {
   logLevel?: string;
 }
 
+/**
+ * Real SMTP and IMAP servers for {@link MAILBOX} under the provider's names, with certificates from `ca`;
+ * their stops are pushed onto `stack`.
+ */
+export async function startMailServers(ca: TestCa, stack: (() => Promise<unknown>)[], seed: readonly SeedMessage[] = []): Promise<{ smtp: SmtpTestServer; imap: ImapTestServer }> {
+  const users = { [MAILBOX.user]: MAILBOX.password };
+  const smtp = await startSmtpServer({ ca, users, names: [SMTP_NAME], security: "starttls" });
+  stack.push(() => smtp.close());
+  const imap = await startImapServer({ ca, users, names: [IMAP_NAME], seed });
+  stack.push(() => imap.close());
+  return { smtp, imap };
+}
+
 export async function startCatalogueWorld(options: CatalogueWorldOptions = {}): Promise<CatalogueWorld> {
   const stack: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -44,11 +57,7 @@ export async function startCatalogueWorld(options: CatalogueWorldOptions = {}): 
   try {
     const ca = createTestCa();
     const caFile = await ca.writeCertFile();
-    const users = { [MAILBOX.user]: MAILBOX.password };
-    const smtp = await startSmtpServer({ ca, users, names: [SMTP_NAME], security: "starttls" });
-    stack.push(() => smtp.close());
-    const imap = await startImapServer({ ca, users, names: [IMAP_NAME], seed: options.seed ?? [] });
-    stack.push(() => imap.close());
+    const { smtp, imap } = await startMailServers(ca, stack, options.seed);
 
     const start = async (id: "catalogue-pdf" | "catalogue-email", map: Record<string, string>) => {
       const manifest = loadManifest(`${capabilityDir(id)}manifest.yaml`).manifest;

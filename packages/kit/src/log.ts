@@ -47,15 +47,22 @@ export function createJsonLogger(options: JsonLoggerOptions = {}, base: LogField
   };
 }
 
-let stdoutGuarded = false;
-function writeStdout(line: string): void {
-  // A closed stdout (EPIPE when a log reader goes away) must not crash the server: drop the lines.
-  if (!stdoutGuarded) {
-    stdoutGuarded = true;
-    process.stdout.on("error", () => {});
-  }
-  process.stdout.write(line);
+const guarded = new WeakSet<NodeJS.WritableStream>();
+/**
+ * Writes log lines to `stream` (stderr when stdout carries a protocol, as MCP over stdio does). A closed
+ * stream (EPIPE when a log reader goes away) must not crash the server: its lines are dropped.
+ */
+export function writeLinesTo(stream: NodeJS.WritableStream): (line: string) => void {
+  return (line) => {
+    if (!guarded.has(stream)) {
+      guarded.add(stream);
+      stream.on("error", () => {});
+    }
+    stream.write(line);
+  };
 }
+
+const writeStdout = writeLinesTo(process.stdout);
 
 function redact(line: string, secrets: JsonLoggerOptions["secrets"]): string {
   if (!secrets) return line;

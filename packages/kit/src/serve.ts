@@ -11,9 +11,11 @@ import { MAX_MESSAGE_BYTES } from "./limits.js";
 import type { EgressSettings } from "./egress/outbound.js";
 import { entryPackageVersion } from "./entry-version.js";
 import { KIT_VERSION } from "./gen/version.gen.js";
-import { createJsonLogger, parseLogLevel, type Logger, type LogLevel } from "./log.js";
+import { createJsonLogger, parseLogLevel, writeLinesTo, type Logger, type LogLevel } from "./log.js";
 import { Runtime } from "./runtime/runtime.js";
 import { maxRequestBytes, maxStreams } from "./limits/args-bounds.js";
+import { parseMcpArgs } from "./mcp/args.js";
+import { exitOnSignals, FLUSH_MS, parsePort, waitUntilReady } from "./lifecycle.js";
 
 export interface ServeOptions {
   /** Default: $PORT, else 50051 (the port Selu dials). */
@@ -34,8 +36,14 @@ export interface ServeOptions {
   egress?: EgressSettings;
   /** The capability's version for the logs (default: the entrypoint's package.json). */
   version?: string;
-  /** Environment to read PORT, LOG_LEVEL and the proxy from (default process.env). */
+  /** Environment to read PORT, LOG_LEVEL, the proxy and (over MCP) credentials from (default process.env). */
   env?: Record<string, string | undefined>;
+  /**
+   * Command-line arguments (default: the process's, in entrypoint mode). `--mcp stdio` or `--mcp http
+   * [--port N] [--host H]` serves the capability over the Model Context Protocol instead of gRPC
+   * (`mcp/args.ts`); the MCP modules are loaded only then.
+   */
+  argv?: readonly string[];
 }
 
 /** A running capability server. */
@@ -62,9 +70,6 @@ const SERVER_OPTIONS: ChannelOptions = {
   "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
 };
 
-/** After the grace period, how long answers of cancelled calls get to reach their clients. */
-const FLUSH_MS = 3_000;
-
 const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, {
   invoke: InvokeResponse,
   streamInvoke: InvokeChunk,
@@ -83,12 +88,22 @@ const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, {
 export async function serve(capability: Capability, options: ServeOptions = {}): Promise<ServedCapability> {
   const env = options.env ?? process.env;
   const logLevel = options.logLevel ?? parseLogLevel(env.LOG_LEVEL);
+  const entrypoint = options.handleSignals ?? true;
+  const argv = options.argv ?? (entrypoint ? process.argv.slice(2) : []);
   try {
+    const mcp = parseMcpArgs(argv);
+    if (mcp) {
+      // Loaded only when asked: gRPC start-up never pays for the MCP SDK (issue 19).
+      const { serveMcp } = await import("./mcp/serve-mcp.js");
+      return await serveMcp(capability, mcp, { ...options, env, logLevel });
+    }
     return await start(capability, options, env, logLevel);
   } catch (err) {
-    if (!(options.handleSignals ?? true)) throw err;
+    if (!entrypoint) throw err;
     // An entrypoint that can't start says why in one log line (not a stack trace) and exits non-zero.
-    const log = options.logger ?? createJsonLogger({ level: logLevel }, { capability: capability.id });
+    // Over MCP stdio, stdout is the protocol: the line goes to stderr.
+    const write = argv.includes("--mcp") ? writeLinesTo(process.stderr) : undefined;
+    const log = options.logger ?? createJsonLogger({ level: logLevel, ...(write ? { write } : {}) }, { capability: capability.id });
     log.error("cannot start", { error: err instanceof Error ? err.message : String(err) });
     process.exit(1);
   }
@@ -126,7 +141,7 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
   }
 
   const host = options.host ?? "0.0.0.0";
-  const requested = options.port ?? parsePort(env.PORT);
+  const requested = options.port ?? parsePort(env.PORT, 50051);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${requested}`, ServerCredentials.createInsecure(), (err, bound) =>
       err ? reject(new Error(`cannot listen on ${host}:${requested}: ${bindFailure(err.message)}`)) : resolve(bound),
@@ -171,30 +186,8 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
       log.info("stopped");
     })());
 
-  if (options.handleSignals ?? true) {
-    const onSignal = (signal: NodeJS.Signals) => {
-      log.info("signal received", { signal });
-      void close().then(() => process.exit(0));
-    };
-    process.once("SIGTERM", onSignal);
-    process.once("SIGINT", onSignal);
-  }
+  if (options.handleSignals ?? true) exitOnSignals(log, close);
   return { port, runtime, ready, close };
-}
-
-async function waitUntilReady(capability: Capability, log: Logger, stopped: () => boolean, notReady: (reason: string) => void): Promise<void> {
-  if (!capability.ready) return;
-  for (let attempt = 0, delay = 200; !stopped(); attempt++, delay = Math.min(delay * 2, 5000)) {
-    try {
-      await capability.ready();
-      return;
-    } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
-      notReady(reason);
-      log.warn("not ready yet", { attempt, reason });
-      await new Promise((r) => setTimeout(r, delay));
-    }
-  }
 }
 
 /** grpc-js words a failed bind as "No address added out of total 1 resolved errors: [listen EADDRINUSE ...]". */
@@ -203,11 +196,4 @@ function bindFailure(message: string): string {
   if (message.includes("EACCES")) return "permission denied (ports below 1024 need privileges)";
   if (message.includes("EADDRNOTAVAIL")) return "the address is not one of this machine's";
   return message;
-}
-
-function parsePort(value: string | undefined): number {
-  if (value === undefined || value === "") return 50051;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${JSON.stringify(value)}`);
-  return port;
 }

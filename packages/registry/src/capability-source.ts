@@ -27,6 +27,8 @@ export interface CapabilitySource {
   description: string;
   /** package.json `displayName`: the agent's English name (default: the directory name, humanised). */
   displayName: string | undefined;
+  /** package.json `scripts.start`: the image's CMD (the production entrypoint with its node flags). */
+  start: string | undefined;
   readme: string;
   prompt: string;
   promptDe: string | undefined;
@@ -63,7 +65,7 @@ export async function loadCapabilitySource(dir: string): Promise<CapabilitySourc
     const lines = problems.map((p) => `  ${join(dir, "manifest.yaml")}${p.line === undefined ? "" : `:${p.line}`}: ${p.path}: ${p.message}`);
     throw new Error(`${join(dir, "manifest.yaml")}: Selu would not load it as is:\n${lines.join("\n")}`);
   }
-  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: unknown; description?: unknown; displayName?: unknown };
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version?: unknown; description?: unknown; displayName?: unknown; scripts?: { start?: unknown } };
   if (typeof pkg.version !== "string" || typeof pkg.description !== "string" || pkg.description.trim() === "") {
     throw new Error(`${join(dir, "package.json")}: expected a "version" and a one-line "description" (the marketplace shows it)`);
   }
@@ -80,6 +82,7 @@ export async function loadCapabilitySource(dir: string): Promise<CapabilitySourc
     version: pkg.version,
     description: pkg.description.trim(),
     displayName: typeof pkg.displayName === "string" && pkg.displayName.trim() !== "" ? pkg.displayName.trim() : undefined,
+    start: typeof pkg.scripts?.start === "string" ? pkg.scripts.start : undefined,
     readme: readRequired(join(dir, "README.md")),
     prompt: readRequired(join(dir, "prompt.md")),
     promptDe: readOptional(join(dir, "prompt.de.md")),

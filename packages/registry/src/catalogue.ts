@@ -41,6 +41,13 @@ export const catalogueEntrySchema = z.strictObject({
   filesystem: z.enum(["none", "temp", "workspace"]),
   resources: z.strictObject({ max_memory_mb: z.number(), max_cpu_fraction: z.number(), max_cpu_seconds: z.number(), pids_limit: z.number() }),
   sharing: z.strictObject({ mode: z.enum(["exclusive", "shared"]), max_concurrent: z.number(), idle_timeout_seconds: z.number() }),
+  mcp: z
+    .strictObject({ command: z.string(), args: z.array(z.string()) })
+    .optional()
+    .describe(
+      "How an MCP client starts the capability as an MCP server over stdio, in the shape of an MCP client's server entry: the published image's " +
+        "entrypoint with --mcp stdio, credentials passed from the client's environment by name",
+    ),
 });
 /** One entry of {@link catalogueSchema}. */
 export type CatalogueEntry = z.output<typeof catalogueEntrySchema>;
@@ -78,7 +85,14 @@ export function catalogueEntry(source: CapabilitySource, pkg: AgentPackage): Cat
     filesystem: m.filesystem,
     resources: { ...m.resources },
     sharing: { ...m.sharing },
+    ...(source.start ? { mcp: mcpLaunch(m, source.start) } : {}),
   };
+}
+
+/** `docker run` of the image's own CMD with `--mcp stdio` (the kit's convention), `-e NAME` per credential. */
+function mcpLaunch(m: Manifest, start: string): { command: string; args: string[] } {
+  const env = m.credentials.flatMap((c) => ["-e", c.name]);
+  return { command: "docker", args: ["run", "-i", "--rm", ...env, m.image, ...start.split(/\s+/), "--mcp", "stdio"] };
 }
 
 /** The JSON Schema of `registry/catalogue.json`, from {@link catalogueSchema}. */

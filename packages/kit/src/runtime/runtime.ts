@@ -10,6 +10,8 @@ import { WorkSlots } from "../limits/work-slots.js";
 export interface RuntimeOptions {
   logger?: Logger;
   logLevel?: LogLevel;
+  /** Where the default logger writes its lines (stdout by default; an MCP server on stdio logs to stderr). */
+  logWrite?: (line: string) => void;
   egress?: EgressSettings;
   now?: () => number;
 }
@@ -50,7 +52,8 @@ export class Runtime {
       ttlMs: capability.limits.artifactTtlMs,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.log = options.logger ?? createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets }, { capability: capability.id });
+    this.log =
+      options.logger ?? createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets, ...(options.logWrite ? { write: options.logWrite } : {}) }, { capability: capability.id });
     this.hasCredentials = Object.keys(capability.credentials).length > 0;
     this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.egress = new Egress(options.egress ?? {}, capability.limits);
