@@ -1,61 +1,57 @@
-// `pnpm bench`: renders a 20-page report (10 tables, 4 images) and a one-page letter through the
-// production entrypoint (the start script, with the image's ENV) as Selu calls it, via the orchestrator
-// double (upload, invoke, download). Prints render times and the server's peak RSS with 1..N renders at
-// once, checks the goals, writes .bench/results.json. Exits 0 when a goal fails (FAIL is printed); non-zero
-// only when the bench itself breaks.
+// `pnpm bench`: first the side-by-side run against Selu's first-party pdf agent (bench/side-by-side.ts;
+// skipped with a note when PEER_PDF_SERVER is unset), then ours alone: a 20-page report (10 tables, 4 images)
+// and a one-page letter through the production entrypoint (the start script, with the image's ENV) as Selu
+// calls it, via the orchestrator double (upload, invoke, download), and the server's peak RSS with 1..N
+// renders at once. Prints figures and ratios, checks the goals, writes .bench/results.json. Exits 0 when a
+// goal fails (FAIL is printed); non-zero only when the bench itself breaks.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { loadManifest } from "@selu-catalogue/manifest";
-import { imageEnv } from "@selu-catalogue/testkit/conformance";
-import { Orchestrator, peakRssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
 import { encodePng, gradientPng, noisePng } from "../test/fixtures/png.ts";
+import { dir, env, manifest, startOurs } from "./ours.ts";
+import { peerSource } from "./peer.ts";
+import { sideBySide } from "./side-by-side.ts";
 
-const dir = fileURLToPath(new URL("..", import.meta.url));
-const loaded = loadManifest(`${dir}/manifest.yaml`).manifest;
-if (!loaded) throw new Error("manifest.yaml does not parse");
-const manifest = loaded;
 const memoryLimit = manifest.resources.max_memory_mb;
 const maxConcurrent = manifest.sharing.max_concurrent;
-const env: Record<string, string> = { ...imageEnv(readFileSync(`${dir}/Dockerfile`, "utf8")), LOG_LEVEL: "warn" };
 const ROUNDS = 9;
 const GOAL_REPORT_MS = 1_000;
 
 async function server() {
-  const proc = await startCapabilityProcess(dir, { env });
-  const orchestrator = new Orchestrator();
-  await orchestrator.install(manifest, proc.address);
+  const s = await startOurs();
   const tints: [number, number, number][] = [
     [40, 110, 200],
     [200, 80, 40],
     [40, 160, 90],
     [120, 60, 160],
   ];
-  const attachments = tints.map((tint, i) => ({ artifact_id: orchestrator.vault.store("user-1", `chart-${i}.png`, "image/png", gradientPng(900, 450, tint)).artifactId }));
+  const attachments = tints.map((tint, i) => ({ artifact_id: s.orchestrator.vault.store("user-1", `chart-${i}.png`, "image/png", gradientPng(900, 450, tint)).artifactId }));
   const report = sampleReport({ sections: 10, tables: 10, rows: 34, images: 4, attachments });
   const render = async (args: Record<string, unknown>) => {
     const started = performance.now();
-    const outcome = await orchestrator.call("catalogue-pdf__create_pdf_document", args);
+    const outcome = await s.call(args);
     if (!outcome.ok) throw new Error(outcome.error);
     return { ms: performance.now() - started, pages: outcome.result.pages as number, bytes: (outcome.result.artifact as { size_bytes: number }).size_bytes };
   };
-  return {
-    orchestrator,
-    render,
-    report: () => render(report),
-    letter: () => render(sampleLetter()),
-    peakRss: () => peakRssMiB(proc.child.pid!),
-    async stop() {
-      await orchestrator.close();
-      await proc.stop();
-    },
-  };
+  return { ...s, render, report: () => render(report), letter: () => render(sampleLetter()) };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (n: number) => n.toFixed(0);
+
+const peer = peerSource();
+const compared = "path" in peer ? await sideBySide(peer.path) : undefined;
+if (compared) {
+  console.log("pdf bench, side by side with Selu's first-party pdf agent (Python + ReportLab), interleaved, end to end incl. download");
+  console.log(`  ${"figure".padEnd(58)} | ${"ours".padStart(22)} | ${"peer".padStart(22)} | ours/peer`);
+  for (const [what, ours, theirs, ratio] of compared.rows) console.log(`  ${what.padEnd(58)} | ${ours.padStart(22)} | ${theirs.padStart(22)} | ${ratio.toFixed(2)}`);
+  for (const g of compared.goals) console.log(`${g.ok ? "PASS" : "FAIL"} ${g.goal}: ${g.value}`);
+} else if ("skip" in peer) {
+  console.log(`pdf bench: the side-by-side run is skipped (${peer.skip})`);
+}
+// PDF_BENCH=side-by-side stops here (the figures of issue 17 alone, in about a minute).
+if (process.env.PDF_BENCH === "side-by-side") process.exit(0);
 
 // Sequential timings: one warm-up, then ROUNDS of each document.
 const s = await server();
@@ -131,4 +127,7 @@ const goals = [
 ];
 for (const g of goals) console.log(`${g.ok ? "PASS" : "FAIL"} ${g.goal}: ${g.value}`);
 mkdirSync(`${dir}/.bench`, { recursive: true });
-writeFileSync(`${dir}/.bench/results.json`, JSON.stringify({ report, letter, idleRss, sequentialRss, concurrent, worstCase, goals }, null, 2));
+writeFileSync(
+  `${dir}/.bench/results.json`,
+  JSON.stringify({ sideBySide: compared && { ours: compared.ours, peer: compared.peer, goals: compared.goals }, report, letter, idleRss, sequentialRss, concurrent, worstCase, goals }, null, 2),
+);

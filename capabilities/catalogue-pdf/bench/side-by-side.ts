@@ -1,0 +1,145 @@
+// The side-by-side bench of issue 17 item 3: the same letter and 20-page report rendered by ours and by Selu's
+// first-party pdf agent (bench/peer.ts), interleaved on one machine, end to end through the orchestrator
+// double (invoke and download). Figures: time per document, size, first document after start, idle RSS,
+// RSS after work, peak RSS at max_concurrent against each manifest's memory limit.
+import type { CallOutcome } from "@selu-catalogue/testkit";
+import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
+import { manifest, startOurs, type Side } from "./ours.ts";
+import { PEER_MANIFEST, PEER_MEMORY_MB, startPeer, toPeerArgs } from "./peer.ts";
+
+const ROUNDS = 9;
+const START_ROUNDS = 5;
+
+type Doc = Parameters<typeof toPeerArgs>[0];
+const letter = sampleLetter() as Doc;
+// No images: the peer fetches images only from public URLs, so the shared workload is text, lists and tables.
+const report = sampleReport({ images: 0, rows: 40 }) as Doc;
+
+interface Contender {
+  name: "ours" | "peer";
+  start(): Promise<Side>;
+  letter: Record<string, unknown>;
+  report: Record<string, unknown>;
+  memoryMb: number;
+  maxConcurrent: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function timed(side: Side, args: Record<string, unknown>) {
+  const started = performance.now();
+  const outcome: CallOutcome = await side.call(args);
+  const ms = performance.now() - started;
+  if (!outcome.ok) throw new Error(outcome.error);
+  const artifact = outcome.result.artifact as { artifact_id: string; size_bytes: number };
+  const bytes = side.orchestrator.vault.get(artifact.artifact_id)!.bytes;
+  return { ms, bytes: artifact.size_bytes, pages: pageCount(bytes) };
+}
+
+/** Pages of a PDF, counted as leaf page objects (both writers put every page object in the clear). */
+function pageCount(pdf: Buffer): number {
+  return pdf.toString("latin1").match(/\/Type\s*\/Page(?![s\w])/g)?.length ?? 0;
+}
+
+/** Runs every figure for both sides, interleaved; returns the rows to print and the goals. */
+export async function sideBySide(peerServer: string) {
+  const sides: Contender[] = [
+    { name: "ours", start: startOurs, letter, report, memoryMb: manifest.resources.max_memory_mb, maxConcurrent: manifest.sharing.max_concurrent },
+    { name: "peer", start: () => startPeer(peerServer), letter: toPeerArgs(letter), report: toPeerArgs(report), memoryMb: PEER_MEMORY_MB, maxConcurrent: PEER_MANIFEST.sharing.max_concurrent },
+  ];
+  const f = { ours: figures(), peer: figures() };
+
+  // Start-up: a fresh process, ready, then its first letter; idle RSS before that letter.
+  for (let round = 0; round < START_ROUNDS; round++) {
+    for (const c of sides) {
+      const started = performance.now();
+      const side = await c.start();
+      f[c.name].readyMs.push(performance.now() - started);
+      f[c.name].idleRss.push(side.peakRss());
+      f[c.name].firstMs.push((await timed(side, c.letter)).ms);
+      await side.stop();
+    }
+  }
+
+  // Steady state: both running; letters and reports alternate between the sides.
+  const running = await Promise.all(sides.map(async (c) => ({ c, side: await c.start() })));
+  for (const { c, side } of running) {
+    await timed(side, c.letter);
+    await timed(side, c.report);
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const { c, side } of running) f[c.name].letter.push(await timed(side, c.letter));
+    for (const { c, side } of running) f[c.name].report.push(await timed(side, c.report));
+  }
+  for (const { c, side } of running) {
+    f[c.name].afterWorkRss = side.peakRss();
+    await side.stop();
+  }
+
+  // Peak RSS with max_concurrent reports at once, each in a fresh process.
+  for (const c of sides) {
+    const side = await c.start();
+    await timed(side, c.report);
+    await Promise.all(Array.from({ length: c.maxConcurrent }, () => timed(side, c.report)));
+    f[c.name].concurrentRss = side.peakRss();
+    await side.stop();
+  }
+
+  const s = (name: "ours" | "peer") => {
+    const x = f[name];
+    const first = [...x.firstMs].sort((a, b) => a - b);
+    return {
+      letterMs: median(x.letter.map((r) => r.ms)),
+      letterBytes: x.letter[0]!.bytes,
+      reportMs: median(x.report.map((r) => r.ms)),
+      reportPages: x.report[0]!.pages,
+      reportBytes: x.report[0]!.bytes,
+      firstMs: median(x.firstMs),
+      firstRange: `${first[0]!.toFixed(0)}–${first.at(-1)!.toFixed(0)}`,
+      readyMs: median(x.readyMs),
+      idleRss: median(x.idleRss),
+      afterWorkRss: x.afterWorkRss,
+      concurrentRss: x.concurrentRss,
+    };
+  };
+  const ours = s("ours");
+  const peer = s("peer");
+  const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
+  const ms = (n: number) => `${n.toFixed(1)} ms`;
+  const rows = [
+    ["one-page letter, end to end", ms(ours.letterMs), ms(peer.letterMs), ours.letterMs / peer.letterMs],
+    ["letter size", kib(ours.letterBytes), kib(peer.letterBytes), ours.letterBytes / peer.letterBytes],
+    [`report (same text; ours ${ours.reportPages} pages, peer ${peer.reportPages})`, ms(ours.reportMs), ms(peer.reportMs), ours.reportMs / peer.reportMs],
+    ["report size", kib(ours.reportBytes), kib(peer.reportBytes), ours.reportBytes / peer.reportBytes],
+    [`first letter after start (median, range of ${START_ROUNDS})`, `${ms(ours.firstMs)} (${ours.firstRange})`, `${ms(peer.firstMs)} (${peer.firstRange})`, ours.firstMs / peer.firstMs],
+    ["start to ready (Healthcheck)", ms(ours.readyMs), ms(peer.readyMs), ours.readyMs / peer.readyMs],
+    ["RSS idle", `${ours.idleRss} MiB`, `${peer.idleRss} MiB`, ours.idleRss / peer.idleRss],
+    [`RSS after ${ROUNDS + 1} letters and reports`, `${ours.afterWorkRss} MiB`, `${peer.afterWorkRss} MiB`, ours.afterWorkRss / peer.afterWorkRss],
+    [
+      "peak RSS, max_concurrent reports at once (of the limit)",
+      `${ours.concurrentRss} of ${sides[0]!.memoryMb} MiB`,
+      `${peer.concurrentRss} of ${sides[1]!.memoryMb} MiB`,
+      ours.concurrentRss / peer.concurrentRss,
+    ],
+  ] as const;
+  const goals = [
+    { goal: "letter no slower than the peer", ok: ours.letterMs <= peer.letterMs, value: `${ms(ours.letterMs)} vs ${ms(peer.letterMs)}` },
+    { goal: "first document after start ≤ 50 ms", ok: ours.firstMs <= 50, value: ms(ours.firstMs) },
+    { goal: "20-page report ≤ 0.5× the peer's time", ok: ours.reportMs <= 0.5 * peer.reportMs, value: `${(ours.reportMs / peer.reportMs).toFixed(2)}×` },
+    { goal: "idle RSS ≤ 70 MiB", ok: ours.idleRss <= 70, value: `${ours.idleRss} MiB` },
+    { goal: "peak RSS at max_concurrent under the manifest's limit", ok: ours.concurrentRss < sides[0]!.memoryMb, value: `${ours.concurrentRss} MiB` },
+  ];
+  return { rows, goals, ours, peer };
+}
+
+function figures() {
+  return {
+    readyMs: [] as number[],
+    idleRss: [] as number[],
+    firstMs: [] as number[],
+    letter: [] as { ms: number; bytes: number; pages: number }[],
+    report: [] as { ms: number; bytes: number; pages: number }[],
+    afterWorkRss: 0,
+    concurrentRss: 0,
+  };
+}
