@@ -15,8 +15,11 @@ export const PDF_LIMITS = {
   maxSections: 100,
   /** Blocks in one section. */
   maxBlocksPerSection: 300,
-  /** Characters of one paragraph, quote or code block. */
-  maxBlockChars: 20_000,
+  /**
+   * Characters of one paragraph, quote or code block: as many as a document may have, so long pasted
+   * text renders across pages (issue 17 item 2), bounded by the document's characters and pages.
+   */
+  maxBlockChars: 200_000,
   /** Characters of all text in one document. */
   maxDocumentChars: 200_000,
   /** Items of one list, nested items included. */

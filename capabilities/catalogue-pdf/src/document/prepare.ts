@@ -3,7 +3,8 @@ import { PDF_LIMITS as L } from "../limits.js";
 import { fontKeyFor, type FontKey } from "../render/fonts.js";
 import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } from "./glyph-coverage.js";
 import { parseInline, plainText, type Run } from "./inline.js";
-import type { Block, CreateDocumentArgs, ListItem } from "./schema.js";
+import { paragraphBlocks } from "./markdown-blocks.js";
+import type { Block, CreateDocumentArgs, ContentItem, ListItem } from "./schema.js";
 
 export interface PreparedListItem {
   runs: Run[];
@@ -18,7 +19,7 @@ export type PreparedBlock =
   | { kind: "table"; columns: { header: Run[]; align: "left" | "center" | "right" }[]; rows: Run[][][]; field: string }
   | { kind: "quote"; runs: Run[]; attribution?: string }
   | { kind: "code"; text: string; language?: string }
-  | { kind: "image"; source: ImageSource; caption?: string; width?: number; field: string }
+  | { kind: "image"; source: ImageSource; caption?: string; alt?: string; width?: number; field: string }
   | { kind: "page_break" };
 
 export interface PreparedSection {
@@ -50,14 +51,14 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
     .join(" · ");
   const doc: PreparedDocument = {
     title: p.plain(args.title, "title", ["bold"]),
-    ...(args.subtitle ? { subtitle: p.plain(args.subtitle, "subtitle", ["regular"]) } : {}),
-    ...(byline ? { byline: p.plain(byline, args.author ? "author" : "date", ["regular"]) } : {}),
-    ...(args.header ? { header: p.plain(args.header, "header", ["regular"]) } : {}),
-    ...(args.footer ? { footer: p.plain(args.footer, "footer", ["regular"]) } : {}),
+    ...(given(args.subtitle) ? { subtitle: p.plain(args.subtitle, "subtitle", ["regular"]) } : {}),
+    ...(byline ? { byline: p.plain(byline, given(args.author) ? "author" : "date", ["regular"]) } : {}),
+    ...(given(args.header) ? { header: p.plain(args.header, "header", ["regular"]) } : {}),
+    ...(given(args.footer) ? { footer: p.plain(args.footer, "footer", ["regular"]) } : {}),
     sections: args.sections.map((section, s) => ({
       // Headings appear bold in the text and regular in the table of contents.
       heading: p.plain(section.heading, `sections[${s}].heading`, ["bold", "regular"]),
-      blocks: section.content.map((item, b) => p.block(typeof item === "string" ? { type: "paragraph", text: item } : item, `sections[${s}].content[${b}]`)),
+      blocks: contentBlocks(section.content, `sections[${s}].content`).flatMap(([block, field]) => p.block(block, field)),
     })),
     imageCount: 0,
   };
@@ -65,6 +66,22 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
   doc.imageCount = p.images;
   p.finish();
   return doc;
+}
+
+/** Optional text that says something (a blank subtitle, caption or footer is taken as left out). */
+function given(text: string | undefined): text is string {
+  return text !== undefined && /\S/.test(text);
+}
+
+/** A section's content as blocks, each with the field it came from; paragraphs as they are meant ({@link paragraphBlocks}). */
+function contentBlocks(content: string | ContentItem[], field: string): [Block, string][] {
+  if (typeof content === "string") return paragraphBlocks(content, field).map((block) => [block, field]);
+  return content.flatMap((item, b): [Block, string][] => {
+    const at = `${field}[${b}]`;
+    if (typeof item === "string") return paragraphBlocks(item, at).map((block) => [block, at]);
+    if (item.type === "paragraph") return paragraphBlocks(item.text, `${at}.text`).map((block) => [block, at]);
+    return [[item, at]];
+  });
 }
 
 class Preparer {
@@ -142,24 +159,27 @@ class Preparer {
         return {
           kind: "quote",
           runs: this.runs(block.text, `${field}.text`, { italic: true }),
-          ...(block.attribution ? { attribution: this.plain(block.attribution, `${field}.attribution`, ["regular"]) } : {}),
+          ...(given(block.attribution) ? { attribution: this.plain(block.attribution, `${field}.attribution`, ["regular"]) } : {}),
         };
       case "code": {
         const text = normalise(block.text).replaceAll("\t", "    ").replace(/\n+$/, "");
         this.count(text);
         this.#check(text, "mono", `${field}.text`);
-        const language = block.language ? normalise(block.language) : undefined;
+        const language = given(block.language) ? normalise(block.language).trim() : undefined;
         if (language) this.#check(language, "regular", `${field}.language`);
         return { kind: "code", text, ...(language ? { language } : {}) };
       }
       case "image": {
         this.images += 1;
         if (this.images > L.maxImages) throw new ToolError(`${field}: a document has at most ${L.maxImages} images`);
-        const caption = block.caption ? this.plain(block.caption, `${field}.caption`, ["italic"]) : undefined;
+        const caption = given(block.caption) ? this.plain(block.caption, `${field}.caption`, ["italic"]) : undefined;
+        // The alt text is not drawn (no glyph check), only stored in the structure tree.
+        const alt = given(block.alt) ? normalise(block.alt).trim() : caption;
         return {
           kind: "image",
           source: this.#imageSource(block, field),
           ...(caption ? { caption } : {}),
+          ...(alt ? { alt } : {}),
           ...(block.width !== undefined ? { width: block.width } : {}),
           field,
         };

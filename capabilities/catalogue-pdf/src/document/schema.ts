@@ -7,7 +7,15 @@ import { PDF_LIMITS as L } from "../limits.js";
 
 const INLINE = "Inline markup: **bold**, *italic*, `code`, [text](https://link)";
 
-const inlineText = (max: number, what: string) => z.string().min(1).max(max).describe(`${what}. ${INLINE}`);
+/**
+ * Text that must say something: whitespace alone is refused with `fix`, since in Selu a refused call
+ * can end the user's turn (issue 17 item 2), and blank text would otherwise render as an empty block.
+ */
+const nonBlank = (max: number, fix: string) => z.string().max(max).regex(/\S/, `is blank; ${fix}`);
+
+const BLANK_PARAGRAPH = "write the paragraph's text or leave the block out";
+
+const inlineText = (max: number, what: string, fix: string) => nonBlank(max, fix).describe(`${what}. ${INLINE}`);
 
 /**
  * The message of a `string | object` union the value fits neither branch of. When it fits one, the kit
@@ -19,7 +27,7 @@ function explainUnion(expected: string) {
 
 const paragraph = z.object({
   type: z.literal("paragraph"),
-  text: inlineText(L.maxBlockChars, "The paragraph's text"),
+  text: inlineText(L.maxBlockChars, "The paragraph's text (a blank line starts a new paragraph; a markdown table or list in it becomes a table or list)", BLANK_PARAGRAPH),
 });
 
 interface ListItemInput {
@@ -27,7 +35,8 @@ interface ListItemInput {
   items?: (string | ListItemInput)[] | undefined;
 }
 
-const listItemText = z.string().min(1).max(L.maxBlockChars);
+const BLANK_ITEM = "write the item's text or leave the item out";
+const listItemText = nonBlank(L.maxBlockChars, BLANK_ITEM);
 
 // Nesting is spelt out level by level rather than with a recursive schema: a recursive one needs $ref,
 // which not every model provider accepts in tool schemas.
@@ -35,8 +44,8 @@ function listItemAt(depth: number): z.ZodType<string | ListItemInput> {
   if (depth >= L.maxListDepth) {
     return z
       .string({ error: `expected a string: lists nest at most ${L.maxListDepth} levels deep` })
-      .min(1)
-      .max(L.maxBlockChars);
+      .max(L.maxBlockChars)
+      .regex(/\S/, `is blank; ${BLANK_ITEM}`);
   }
   return z.union(
     [
@@ -81,13 +90,13 @@ const table = z.object({
 
 const quote = z.object({
   type: z.literal("quote"),
-  text: inlineText(L.maxBlockChars, "The quoted text"),
+  text: inlineText(L.maxBlockChars, "The quoted text", "write the quoted text or leave the block out"),
   attribution: z.string().max(200).optional().describe("Who said it, shown under the quote"),
 });
 
 const code = z.object({
   type: z.literal("code"),
-  text: z.string().min(1).max(L.maxBlockChars).describe("Code or preformatted text; whitespace is kept"),
+  text: nonBlank(L.maxBlockChars, "write the code or leave the block out").describe("Code or preformatted text; whitespace is kept"),
   language: z.string().max(40).optional().describe("Language name, shown above the block"),
 });
 
@@ -96,6 +105,7 @@ const image = z.object({
   attachment_index: z.number().int().min(0).optional().describe("Index into `attachments` of a PNG or JPEG file"),
   url: z.string().max(2_000).optional().describe("https URL of a PNG or JPEG image (instead of attachment_index)"),
   caption: z.string().max(500).optional().describe("Caption shown under the image"),
+  alt: z.string().max(1_000).optional().describe("What the image shows, for screen readers (default: the caption)"),
   width: z.number().min(0.1).max(1).optional().describe("Width as a fraction of the text width, 0.1 to 1 (default: natural size, at most the text width)"),
 });
 
@@ -107,13 +117,17 @@ const block = z.discriminatedUnion("type", [paragraph.strict(), list.strict(), t
   error: (issue) => (issue.code === "invalid_union" ? `expected ${BLOCK_TYPES}` : undefined),
 });
 
+const contentItem = z.union([nonBlank(L.maxBlockChars, BLANK_PARAGRAPH), block], { error: explainUnion(`expected a string or a block of type ${BLOCK_TYPES}`) });
+
 const section = z
   .object({
-    heading: z.string().min(1).max(300).describe("The section's heading"),
+    heading: nonBlank(300, "give the section a heading, or put its content in the previous section").describe("The section's heading"),
+    // One string instead of the list is what a model often writes: it is read as paragraphs (issue 17 item 2).
     content: z
-      .array(z.union([z.string().min(1).max(L.maxBlockChars), block], { error: explainUnion(`expected a string or a block of type ${BLOCK_TYPES}`) }))
-      .max(L.maxBlocksPerSection)
-      .describe("Blocks in order. A plain string is a paragraph"),
+      .union([z.array(contentItem).max(L.maxBlocksPerSection), nonBlank(L.maxBlockChars, BLANK_PARAGRAPH)], {
+        error: explainUnion(`expected a list of blocks (a string or a block of type ${BLOCK_TYPES}) or one string`),
+      })
+      .describe("Blocks in order. A plain string is a paragraph; one string instead of the list is read as paragraphs split at blank lines"),
   })
   .strict();
 
@@ -131,7 +145,7 @@ const isoDate = z
 
 /** Arguments of create_pdf_document. */
 export const createDocumentInput = z.object({
-  title: z.string().min(1).max(300).describe("Document title, shown at the top and stored as metadata"),
+  title: nonBlank(300, "give the document a title, e.g. the subject in a few words").describe("Document title, shown at the top and stored as metadata"),
   subtitle: z.string().max(300).optional().describe("Shown under the title"),
   author: z.string().max(200).optional().describe("Shown under the title and stored as metadata"),
   date: z.string().max(100).optional().describe("Date line shown under the title, as it should read, e.g. 23 November 2026"),
@@ -156,6 +170,6 @@ export const createDocumentInput = z.object({
 
 export type CreateDocumentArgs = z.output<typeof createDocumentInput>;
 export type Section = CreateDocumentArgs["sections"][number];
-export type ContentItem = Section["content"][number];
+export type ContentItem = z.output<typeof contentItem>;
 export type Block = z.output<typeof block>;
 export type ListItem = string | ListItemInput;

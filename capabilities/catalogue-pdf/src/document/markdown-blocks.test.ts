@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { paragraphBlocks } from "./markdown-blocks.js";
+
+describe("paragraphBlocks", () => {
+  it("splits text at blank lines into paragraphs and keeps single line breaks", () => {
+    expect(paragraphBlocks("One\nstill one\n\n  \nTwo", "f")).toEqual([
+      { type: "paragraph", text: "One\nstill one" },
+      { type: "paragraph", text: "Two" },
+    ]);
+  });
+
+  it("reads a markdown table with the text around it, its alignments, escaped pipes and ragged rows", () => {
+    const text = "Figures:\n| Region | Revenue | Note |\n|:--|--:|:-:|\n| Zürich | 1 | a \\| b |\n| Genève | 2 |\n| Bern | 3 | c | extra |\nSource: finance";
+    expect(paragraphBlocks(text, "f")).toEqual([
+      { type: "paragraph", text: "Figures:" },
+      {
+        type: "table",
+        columns: [
+          { header: "Region", align: "left" },
+          { header: "Revenue", align: "right" },
+          { header: "Note", align: "center" },
+        ],
+        rows: [
+          ["Zürich", "1", "a | b"],
+          ["Genève", "2", ""],
+          ["Bern", "3", "c"],
+        ],
+      },
+      { type: "paragraph", text: "Source: finance" },
+    ]);
+  });
+
+  it("reads lines that are all bullets or all numbers as a list", () => {
+    expect(paragraphBlocks("- one\n* two", "f")).toEqual([{ type: "list", ordered: false, items: ["one", "two"] }]);
+    expect(paragraphBlocks("1. one\n2) two", "f")).toEqual([{ type: "list", ordered: true, items: ["one", "two"] }]);
+  });
+
+  it("leaves a single numbered line, mixed lines and pipes without a delimiter row as a paragraph", () => {
+    for (const text of ["31. März ist der Stichtag.", "- one\nnot an item", "- one\n1. two", "a | b\nc | d"]) {
+      expect(paragraphBlocks(text, "f")).toEqual([{ type: "paragraph", text }]);
+    }
+  });
+
+  it("refuses a markdown table wider than the column limit, naming the field", () => {
+    const row = (cell: string) => `|${Array.from({ length: 13 }, () => cell).join("|")}|`;
+    expect(() => paragraphBlocks(`${row("h")}\n${row("--")}`, "sections[0].content[2]")).toThrow(
+      "sections[0].content[2]: the markdown table has 13 columns, at most 12 fit; split it into several tables",
+    );
+  });
+});

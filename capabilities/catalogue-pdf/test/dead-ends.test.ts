@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPdf, type PdfHarness } from "./support/harness.js";
+import { flat, pdfPageTexts, pdfText } from "./support/poppler.js";
+
+// Issue 17 item 2: what a model commonly gets slightly wrong is taken as meant or refused with the exact
+// fix, since in Selu a refused call can end the user's turn. Through the production entrypoint.
+let pdf: PdfHarness;
+beforeAll(async () => {
+  pdf = await startPdf();
+}, 30_000);
+afterAll(() => pdf?.stop());
+
+const INVALID = "invalid arguments for create_pdf_document: ";
+const doc = (content: unknown, extra: Record<string, unknown> = {}) => ({ title: "T", sections: [{ heading: "H", content }], ...extra });
+
+describe("blank text", () => {
+  it("refuses a whitespace title, naming the field and the fix", async () => {
+    expect(await pdf.fails("create_pdf_document", doc(["text"], { title: " \n\t" }))).toBe(`${INVALID}title: is blank; give the document a title, e.g. the subject in a few words`);
+  });
+
+  it("refuses a whitespace heading", async () => {
+    expect(await pdf.fails("create_pdf_document", { title: "T", sections: [{ heading: "   ", content: ["text"] }] })).toBe(
+      INVALID + "sections[0].heading: is blank; give the section a heading, or put its content in the previous section",
+    );
+  });
+
+  it("refuses whitespace paragraphs, list items, quotes and code, each at its own field", async () => {
+    const cases: [unknown, string][] = [
+      [["fine", "  "], "sections[0].content[1]: is blank; write the paragraph's text or leave the block out"],
+      [[{ type: "paragraph", text: "\n\n" }], "sections[0].content[0].text: is blank; write the paragraph's text or leave the block out"],
+      [[{ type: "list", items: ["a", " "] }], "sections[0].content[0].items[1]: is blank; write the item's text or leave the item out"],
+      [[{ type: "quote", text: " " }], "sections[0].content[0].text: is blank; write the quoted text or leave the block out"],
+      [[{ type: "code", text: "\n" }], "sections[0].content[0].text: is blank; write the code or leave the block out"],
+      [" ", "sections[0].content: is blank; write the paragraph's text or leave the block out"],
+    ];
+    for (const [content, error] of cases) expect(await pdf.fails("create_pdf_document", doc(content))).toBe(INVALID + error);
+  });
+
+  it("takes a blank subtitle, footer or caption as left out", async () => {
+    const result = await pdf.ok("create_pdf_document", doc(["Body"], { subtitle: " ", footer: "  ", author: "\t" }));
+    expect(flat(pdfText(pdf.bytes(result))).trim()).toBe("T H Body Page 1 of 1");
+  });
+});
+
+describe("content as meant", () => {
+  it("reads one string instead of the content list as paragraphs split at blank lines", async () => {
+    const result = await pdf.ok("create_pdf_document", doc("First paragraph.\n\nSecond paragraph,\nwith a line break."));
+    // Two paragraphs, not one with an empty line in it (which pdftotext would show as a blank line).
+    expect(pdfText(pdf.bytes(result))).toContain("First paragraph.\nSecond paragraph,\nwith a line break.");
+  });
+
+  it("renders a markdown table written in a paragraph as a table, and markdown lists as lists", async () => {
+    const table = "Revenue by region:\n\n| Region | Revenue |\n|---|---:|\n| Zürich | 12,345 |\n| Αθήνα | 2 |";
+    const result = await pdf.ok("create_pdf_document", doc([table, "- one\n- two"]));
+    const text = pdfText(pdf.bytes(result), { layout: true });
+    expect(text).not.toContain("|");
+    expect(text).not.toContain("---");
+    expect(text).toMatch(/Zürich\s+12,345/);
+    expect(text).toMatch(/•\s+one\n\s*•\s+two/);
+  });
+
+  it("renders 100 KB of pasted text across pages", async () => {
+    const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
+    const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");
+    expect(text.length).toBeGreaterThan(100_000);
+    const result = await pdf.ok("create_pdf_document", doc([text]));
+    const pages = pdfPageTexts(pdf.bytes(result));
+    expect(result.pages).toBeGreaterThan(15);
+    expect(pages).toHaveLength(result.pages as number);
+    expect(flat(pages.at(-1)!)).toContain("word15999");
+  }, 30_000);
+});
