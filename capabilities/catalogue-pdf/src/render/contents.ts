@@ -1,6 +1,7 @@
 import type { PreparedDocument } from "../document/prepare.js";
 import type { Labels } from "./labels.js";
 import { area, currentPage, drawLine, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
+import { tagsOf } from "./tags.js";
 
 // The table of contents is written in two steps: its lines are reserved before the sections are rendered
 // (their number is known), and filled once the page of each section is known.
@@ -10,12 +11,20 @@ export interface ContentsSlot {
   y: number;
 }
 
+/** The reserved lines and the contents' structure element (TOC), whose entries are added when filled. */
+export interface Contents {
+  slots: ContentsSlot[];
+  element?: PDFKit.PDFStructureElement;
+}
+
 const TOC_LINE = 17;
 
 /** Leaves room for the table of contents (one line per section) and remembers where each line goes. */
-export function reserveContents(doc: Doc, prepared: PreparedDocument, labels: Labels): ContentsSlot[] {
+export function reserveContents(doc: Doc, prepared: PreparedDocument, labels: Labels): Contents {
   const { left, width } = area(doc);
-  writeRuns(doc, [runOf(labels.contents, "bold")], { x: left, width, size: STYLE.subtitle });
+  const tags = tagsOf(doc);
+  tags.leaf("H2", () => writeRuns(doc, [runOf(labels.contents, "bold")], { x: left, width, size: STYLE.subtitle }));
+  const element = tags.reserve("TOC");
   doc.y += 6;
   const slots = prepared.sections.map(() => {
     ensureSpace(doc, TOC_LINE);
@@ -24,30 +33,39 @@ export function reserveContents(doc: Doc, prepared: PreparedDocument, labels: La
     return slot;
   });
   doc.addPage();
-  return slots;
+  return { slots, element };
 }
 
 /** Writes each section's heading and page number into the reserved lines, linked to the section. */
-export function fillContents(doc: Doc, prepared: PreparedDocument, slots: readonly ContentsSlot[], pageOf: readonly number[]): void {
-  if (slots.length === 0) return;
-  slots.forEach((slot, s) => {
-    doc.switchToPage(slot.page);
-    const { left, width } = area(doc);
-    const goTo = destination(s);
-    const numberWidth = drawLine(doc, String(pageOf[s]! + 1), "regular", left + width, slot.y, { size: STYLE.body, alignRight: true, goTo });
-    const headingWidth = drawLine(doc, prepared.sections[s]!.heading, "regular", left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, goTo });
-    const dotsY = slot.y + doc.currentLineHeight(true) * 0.72;
-    doc
-      .save()
-      .moveTo(left + headingWidth + 6, dotsY)
-      .lineTo(left + width - numberWidth - 6, dotsY)
-      .lineWidth(0.6)
-      .dash(0.6, { space: 2.4 })
-      .strokeColor(STYLE.muted)
-      .stroke()
-      .undash()
-      .restore();
+export function fillContents(doc: Doc, prepared: PreparedDocument, { slots, element }: Contents, pageOf: readonly number[]): void {
+  if (!element) return;
+  const tags = tagsOf(doc);
+  tags.fillReserved(element, "TOC", () => {
+    slots.forEach((slot, s) => {
+      // On its page before its content is marked: a marking belongs to the page it starts on.
+      doc.switchToPage(slot.page);
+      tags.leaf("TOCI", () => fillLine(doc, prepared, slot, s, pageOf));
+    });
   });
+}
+
+/** One contents line: the heading, dot leaders and the page number, all linked to the section. */
+function fillLine(doc: Doc, prepared: PreparedDocument, slot: ContentsSlot, s: number, pageOf: readonly number[]): void {
+  const { left, width } = area(doc);
+  const goTo = destination(s);
+  const numberWidth = drawLine(doc, String(pageOf[s]! + 1), "regular", left + width, slot.y, { size: STYLE.body, alignRight: true, goTo });
+  const headingWidth = drawLine(doc, prepared.sections[s]!.heading, "regular", left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, goTo });
+  const dotsY = slot.y + doc.currentLineHeight(true) * 0.72;
+  doc
+    .save()
+    .moveTo(left + headingWidth + 6, dotsY)
+    .lineTo(left + width - numberWidth - 6, dotsY)
+    .lineWidth(0.6)
+    .dash(0.6, { space: 2.4 })
+    .strokeColor(STYLE.muted)
+    .stroke()
+    .undash()
+    .restore();
 }
 
 /** The named destination of section `s`, the target of its contents line. */

@@ -7,6 +7,8 @@ export function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNum
   const range = doc.bufferedPageRange();
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
+    // Page furniture is not read aloud (an artifact of pagination).
+    doc.markContent("Artifact", { type: "Pagination" });
     const { left, width } = area(doc);
     const margins = doc.page.margins;
     // Writing into the margins would otherwise make pdfkit start a new page.
@@ -29,6 +31,7 @@ export function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNum
         .restore();
     }
     doc.page.margins = margins;
+    doc.endMarkedContent();
   }
   doc.fillColor(STYLE.text);
 }

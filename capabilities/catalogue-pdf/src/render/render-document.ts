@@ -14,6 +14,7 @@ import { boundLayoutCaches } from "./layout-cache.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
 import { writePageFurniture } from "./page-furniture.js";
+import { startTags, tagsOf } from "./tags.js";
 
 export interface RenderOptions {
   pageSize: "A4" | "Letter";
@@ -56,6 +57,8 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
     font: null as unknown as string,
     pdfVersion: "1.7",
     displayTitle: true,
+    // A structure tree for screen readers (issue 17 item 4; render/tags.ts).
+    tagged: true,
     ...(options.language ? { lang: options.language } : {}),
     info: {
       Title: options.metadata.title,
@@ -73,6 +76,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   }
   boundLayoutCaches(doc);
   doc.font("regular");
+  const tags = startTags(doc);
 
   const output = collectOutput(doc, options.maxBytes);
   let pages = 1;
@@ -95,19 +99,22 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   try {
     const labels = labelsFor(options.language);
     writeTitle(doc, prepared);
-    const toc = options.tableOfContents ? reserveContents(doc, prepared, labels) : [];
+    const toc = options.tableOfContents ? reserveContents(doc, prepared, labels) : { slots: [] };
     const opened = new Map<string, OpenedImage>();
     const headingPages: number[] = [];
     for (const [s, section] of prepared.sections.entries()) {
+      tags.open("Sect");
       headingPages.push(writeHeading(doc, section.heading, s));
       for (const block of section.blocks) {
         await pause();
         await renderBlock(doc, block, images, opened, pause);
       }
+      tags.close();
     }
     await pause();
     fillContents(doc, prepared, toc, headingPages);
     writePageFurniture(doc, prepared, options.pageNumbers, labels);
+    tags.end();
     doc.end();
     return { bytes: await output.done, pages };
   } catch (err) {
@@ -141,7 +148,7 @@ async function renderBlock(doc: Doc, block: PreparedBlock, images: ReadonlyMap<s
         }
         opened.set(key, image);
       }
-      return renderImage(doc, image, block.width, block.caption);
+      return renderImage(doc, image, block.width, block.caption, block.alt);
     }
     case "page_break":
       doc.addPage();
@@ -151,24 +158,27 @@ async function renderBlock(doc: Doc, block: PreparedBlock, images: ReadonlyMap<s
 
 function writeTitle(doc: Doc, prepared: PreparedDocument): void {
   const { left, width } = area(doc);
-  writeRuns(doc, [runOf(prepared.title, "bold")], { x: left, width, size: STYLE.title, lineGap: 1 });
+  const tags = tagsOf(doc);
+  tags.leaf("H1", () => writeRuns(doc, [runOf(prepared.title, "bold")], { x: left, width, size: STYLE.title, lineGap: 1 }));
   if (prepared.subtitle) {
     doc.y += 3;
-    writeRuns(doc, [runOf(prepared.subtitle, "regular")], { x: left, width, size: STYLE.subtitle, color: STYLE.muted });
+    tags.leaf("P", () => writeRuns(doc, [runOf(prepared.subtitle!, "regular")], { x: left, width, size: STYLE.subtitle, color: STYLE.muted }));
   }
   if (prepared.byline) {
     doc.y += 4;
-    writeRuns(doc, [runOf(prepared.byline, "regular")], { x: left, width, size: STYLE.small + 1, color: STYLE.muted });
+    tags.leaf("P", () => writeRuns(doc, [runOf(prepared.byline!, "regular")], { x: left, width, size: STYLE.small + 1, color: STYLE.muted }));
   }
   doc.y += 8;
-  doc
-    .save()
-    .moveTo(left, doc.y)
-    .lineTo(left + width, doc.y)
-    .lineWidth(0.8)
-    .strokeColor(STYLE.rule)
-    .stroke()
-    .restore();
+  tags.artifact(() =>
+    doc
+      .save()
+      .moveTo(left, doc.y)
+      .lineTo(left + width, doc.y)
+      .lineWidth(0.8)
+      .strokeColor(STYLE.rule)
+      .stroke()
+      .restore(),
+  );
   doc.y += 14;
 }
 
@@ -182,7 +192,7 @@ function writeHeading(doc: Doc, heading: string, s: number): number {
   if (doc.y > area(doc).top + 1) doc.y += 6;
   doc.outline.addItem(heading);
   const page = currentPage(doc);
-  writeRuns(doc, [runOf(heading, "bold")], { x: left, width, size: STYLE.heading, first: { destination: destination(s) } as PDFKit.Mixins.TextOptions });
+  tagsOf(doc).leaf("H2", () => writeRuns(doc, [runOf(heading, "bold")], { x: left, width, size: STYLE.heading, first: { destination: destination(s) } as PDFKit.Mixins.TextOptions }));
   doc.y += 5;
   return page;
 }

@@ -1,4 +1,5 @@
 import { area, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "../page.js";
+import { tagsOf } from "../tags.js";
 
 /** What pdfkit's openImage returns (missing from @types/pdfkit): an embeddable image with its pixel size. */
 export interface OpenedImage {
@@ -17,7 +18,7 @@ const CAPTION_GAP = 4;
  * An image centred on the text width: at its natural size (96 dpi) or `fraction` of the text width,
  * never wider than the text or taller than a page, with its caption kept on the same page.
  */
-export function renderImage(doc: Doc, image: OpenedImage, fraction: number | undefined, caption: string | undefined): void {
+export function renderImage(doc: Doc, image: OpenedImage, fraction: number | undefined, caption: string | undefined, alt: string | undefined): void {
   const { left, width, top, bottom } = area(doc);
   doc.font("italic").fontSize(STYLE.small);
   const captionHeight = caption ? CAPTION_GAP + doc.heightOfString(caption, { width, align: "center" }) : 0;
@@ -30,12 +31,16 @@ export function renderImage(doc: Doc, image: OpenedImage, fraction: number | und
   }
   ensureSpace(doc, h + captionHeight);
   const y = doc.y;
-  doc.image(image as unknown as Buffer, left + (width - w) / 2, y, { width: w, height: h });
+  const tags = tagsOf(doc);
+  // Screen readers read the alt text in place of the picture (the caption unless one was given).
+  tags.open("Figure", alt ? { alt } : {});
+  tags.content(() => doc.image(image as unknown as Buffer, left + (width - w) / 2, y, { width: w, height: h }));
   doc.y = y + h;
   if (caption) {
     doc.y += CAPTION_GAP;
-    writeRuns(doc, [runOf(caption, "italic")], { x: left, width, size: STYLE.small, color: STYLE.muted, align: "center" });
+    tags.leaf("Caption", () => writeRuns(doc, [runOf(caption, "italic")], { x: left, width, size: STYLE.small, color: STYLE.muted, align: "center" }));
   }
+  tags.close();
   doc.x = left;
   doc.y += STYLE.paragraphGap + 2;
 }

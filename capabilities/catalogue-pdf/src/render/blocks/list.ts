@@ -1,12 +1,13 @@
 import type { PreparedListItem } from "../../document/prepare.js";
 import { area, drawLine, ensureSpace, STYLE, writeRuns, type Doc } from "../page.js";
+import { tagsOf } from "../tags.js";
 
 const BULLETS = ["•", "◦", "▪", "–"];
 const INDENT = 16;
 
 /** A bullet or numbered list; nested items are set in one step further, with the next marker style. */
 export function renderList(doc: Doc, items: readonly PreparedListItem[], ordered: boolean): void {
-  renderItems(doc, items, ordered, 0);
+  tagsOf(doc).group("L", () => renderItems(doc, items, ordered, 0));
   doc.y += STYLE.paragraphGap - 2;
 }
 
@@ -17,13 +18,19 @@ function renderItems(doc: Doc, items: readonly PreparedListItem[], ordered: bool
   const markerWidth = Math.max(10, ...markers.map((m) => doc.widthOfString(m))) + 5;
   const x = left + depth * INDENT;
   const lineHeight = doc.currentLineHeight(true) + STYLE.lineGap;
+  const tags = tagsOf(doc);
   items.forEach((item, i) => {
     ensureSpace(doc, lineHeight);
     const y = doc.y;
-    drawLine(doc, markers[i]!, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true });
-    writeRuns(doc, item.runs, { x: x + markerWidth, width: width - depth * INDENT - markerWidth, size: STYLE.body });
+    tags.open("LI");
+    tags.leaf("Lbl", () => drawLine(doc, markers[i]!, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true }));
+    // The body holds the item's text and its nested list, as PDF 1.7 (14.8.4.3.3) nests lists.
+    tags.open("LBody");
+    tags.content(() => writeRuns(doc, item.runs, { x: x + markerWidth, width: width - depth * INDENT - markerWidth, size: STYLE.body }));
     doc.y += 2;
-    if (item.items.length > 0) renderItems(doc, item.items, ordered, depth + 1);
+    if (item.items.length > 0) tags.group("L", () => renderItems(doc, item.items, ordered, depth + 1));
+    tags.close();
+    tags.close();
   });
 }
 

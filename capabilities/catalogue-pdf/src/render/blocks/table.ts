@@ -3,6 +3,7 @@ import type { Run } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
 import { fontKeyFor } from "../fonts.js";
 import { area, ensureSpace, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
+import { tagsOf, type Tags } from "../tags.js";
 
 type Table = Extract<PreparedBlock, { kind: "table" }>;
 type Align = Table["columns"][number]["align"];
@@ -24,11 +25,15 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
   const aligns = table.columns.map((c) => c.align);
   const header = table.columns.map((c) => c.header);
   const headerHeight = rowHeight(doc, header, widths);
-  const drawHeader = () => drawRow(doc, header, headerHeight, widths, aligns, left, STYLE.headerFill, true);
+  const tags = tagsOf(doc);
+  // The header row is tagged once (TH, scope column); its repeats on later pages are artifacts.
+  const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, header, headerHeight, widths, aligns, left, STYLE.headerFill, cell);
 
   const firstHeight = table.rows[0] ? rowHeight(doc, table.rows[0], widths) : 0;
   ensureSpace(doc, headerHeight + firstHeight);
-  drawHeader();
+  tags.open("Table");
+  tags.group("THead", () => drawHeader("TH"));
+  tags.open("TBody");
   for (let r = 0; r < table.rows.length; r++) {
     if (r % 25 === 24) await pause();
     const row = table.rows[r]!;
@@ -38,32 +43,54 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
     }
     if (doc.y + height > bottom) {
       doc.addPage();
-      drawHeader();
+      drawHeader(undefined);
     }
-    drawRow(doc, row, height, widths, aligns, left, r % 2 === 1 ? STYLE.zebra : undefined, false);
+    drawRow(doc, tags, row, height, widths, aligns, left, r % 2 === 1 ? STYLE.zebra : undefined, "TD");
   }
+  tags.close();
+  tags.close();
   doc.x = left;
   doc.y += STYLE.paragraphGap + 2;
 }
 
-function drawRow(doc: Doc, cells: readonly Run[][], height: number, widths: readonly number[], aligns: readonly Align[], left: number, fill: string | undefined, isHeader: boolean): void {
+/** One row; its cells tagged as `cell` (TH or TD), or the whole row an artifact without one (a repeated header). */
+function drawRow(
+  doc: Doc,
+  tags: Tags,
+  cells: readonly Run[][],
+  height: number,
+  widths: readonly number[],
+  aligns: readonly Align[],
+  left: number,
+  fill: string | undefined,
+  cell: "TH" | "TD" | undefined,
+): void {
   const y = doc.y;
   const total = widths.reduce((a, b) => a + b, 0);
-  if (fill) doc.save().rect(left, y, total, height).fill(fill).restore();
-  let x = left;
-  cells.forEach((cell, c) => {
-    doc.y = y + PAD + OPTICAL_SHIFT;
-    writeRuns(doc, cell, { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 });
-    x += widths[c]!;
-  });
-  doc
-    .save()
-    .moveTo(left, y + height)
-    .lineTo(left + total, y + height)
-    .lineWidth(isHeader ? 0.9 : 0.4)
-    .strokeColor(isHeader ? STYLE.muted : STYLE.rule)
-    .stroke()
-    .restore();
+  const isHeader = cell !== "TD";
+  if (fill) tags.artifact(() => doc.save().rect(left, y, total, height).fill(fill).restore());
+  const drawCells = () => {
+    let x = left;
+    cells.forEach((runs, c) => {
+      doc.y = y + PAD + OPTICAL_SHIFT;
+      const draw = () => writeRuns(doc, runs, { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 });
+      if (cell) tags.leaf(cell, draw, cell === "TH" ? { scope: "Column" } : {});
+      else draw();
+      x += widths[c]!;
+    });
+  };
+  if (cell) tags.group("TR", drawCells);
+  else tags.artifact(drawCells);
+  tags.artifact(() =>
+    doc
+      .save()
+      .moveTo(left, y + height)
+      .lineTo(left + total, y + height)
+      .lineWidth(isHeader ? 0.9 : 0.4)
+      .strokeColor(isHeader ? STYLE.muted : STYLE.rule)
+      .stroke()
+      .restore(),
+  );
   doc.y = y + height;
 }
 

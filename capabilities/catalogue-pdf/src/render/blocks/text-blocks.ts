@@ -1,11 +1,12 @@
 import type { Run } from "../../document/inline.js";
 import { area, currentPage, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
+import { tagsOf } from "../tags.js";
 
 /** A paragraph: flowing runs over the text width, breaking across pages as needed. */
 export function renderParagraph(doc: Doc, runs: readonly Run[]): void {
   const { left, width } = area(doc);
   ensureSpace(doc, doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) * 2);
-  writeRuns(doc, runs, { x: left, width, size: STYLE.body });
+  tagsOf(doc).leaf("P", () => writeRuns(doc, runs, { x: left, width, size: STYLE.body }));
   doc.y += STYLE.paragraphGap;
 }
 
@@ -20,18 +21,23 @@ export function renderQuote(doc: Doc, runs: readonly Run[], attribution: string 
   if (height <= bottom - top) ensureSpace(doc, height);
   const startY = doc.y;
   const startPage = currentPage(doc);
-  writeRuns(doc, runs, { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.body, color: STYLE.muted });
+  const tags = tagsOf(doc);
+  tags.open("BlockQuote");
+  tags.content(() => writeRuns(doc, runs, { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.body, color: STYLE.muted }));
   if (currentPage(doc) === startPage) {
-    doc
-      .save()
-      .rect(left + 2, startY, 2.5, doc.y - startY)
-      .fill(STYLE.rule)
-      .restore();
+    tags.artifact(() =>
+      doc
+        .save()
+        .rect(left + 2, startY, 2.5, doc.y - startY)
+        .fill(STYLE.rule)
+        .restore(),
+    );
   }
   if (attribution) {
     doc.y += 2;
-    writeRuns(doc, [runOf(`— ${attribution}`, "regular")], { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.small, color: STYLE.muted });
+    tags.leaf("P", () => writeRuns(doc, [runOf(`— ${attribution}`, "regular")], { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.small, color: STYLE.muted }));
   }
+  tags.close();
   doc.y += STYLE.paragraphGap;
 }
 
@@ -48,23 +54,28 @@ export function renderCode(doc: Doc, text: string, language: string | undefined)
   const columns = Math.max(1, Math.floor(inner / doc.widthOfString("M")));
   const lineHeight = doc.currentLineHeight(true) + 1;
   const lines = text.split("\n").flatMap((line) => cutAt(line, columns));
+  const tags = tagsOf(doc);
   if (language) {
     ensureSpace(doc, 12 + lineHeight + 2 * CODE_PAD);
-    writeRuns(doc, [runOf(language, "regular")], { x: left, width, size: STYLE.small, color: STYLE.muted });
+    tags.leaf("P", () => writeRuns(doc, [runOf(language, "regular")], { x: left, width, size: STYLE.small, color: STYLE.muted }));
     doc.y += 1;
   }
+  tags.open("Code");
   for (let i = 0; i < lines.length; ) {
     ensureSpace(doc, lineHeight + 2 * CODE_PAD);
     const fit = Math.max(1, Math.floor((area(doc).bottom - doc.y - 2 * CODE_PAD) / lineHeight));
     const chunk = lines.slice(i, i + fit);
     const boxTop = doc.y;
     const boxHeight = chunk.length * lineHeight + 2 * CODE_PAD;
-    doc.save().rect(left, boxTop, width, boxHeight).fill(STYLE.fill).restore();
+    tags.artifact(() => doc.save().rect(left, boxTop, width, boxHeight).fill(STYLE.fill).restore());
     doc.y = boxTop + CODE_PAD;
-    writeRuns(doc, [runOf(chunk.map((l) => l || " ").join("\n"), "mono")], { x: left + CODE_PAD, width: inner + 1, size: STYLE.code, codeSize: STYLE.code, codeColor: STYLE.text, lineGap: 1 });
+    tags.content(() =>
+      writeRuns(doc, [runOf(chunk.map((l) => l || " ").join("\n"), "mono")], { x: left + CODE_PAD, width: inner + 1, size: STYLE.code, codeSize: STYLE.code, codeColor: STYLE.text, lineGap: 1 }),
+    );
     doc.y = boxTop + boxHeight;
     i += chunk.length;
   }
+  tags.close();
   doc.y += STYLE.paragraphGap;
 }
 

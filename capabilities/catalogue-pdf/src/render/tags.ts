@@ -1,0 +1,158 @@
+import type { Doc } from "./page.js";
+
+// Tagged PDF (issue 17 item 4): a structure tree in reading order, so screen readers read headings,
+// paragraphs, lists, tables, quotes, code and figures (with their alt text) as what they are, and skip
+// decoration and page furniture, which are marked as artifacts.
+
+type Element = PDFKit.PDFStructureElement;
+
+/** Standard structure types (PDF 1.7, 14.8.4) the renderer uses. */
+export type StructType =
+  | "Document"
+  | "Sect"
+  | "H1"
+  | "H2"
+  | "P"
+  | "L"
+  | "LI"
+  | "Lbl"
+  | "LBody"
+  | "Table"
+  | "THead"
+  | "TBody"
+  | "TR"
+  | "TH"
+  | "TD"
+  | "BlockQuote"
+  | "Code"
+  | "Figure"
+  | "Caption"
+  | "TOC"
+  | "TOCI";
+
+/** Options of an element: alt text (figures), language, and a header cell's scope (pdfkit writes it as /A). */
+export interface ElementOptions {
+  alt?: string;
+  lang?: string;
+  scope?: "Column" | "Row";
+}
+
+interface Open {
+  element: Element;
+  type: StructType;
+}
+
+/**
+ * The document's structure tree while it is written: elements open and close as a stack (a list holds
+ * its items, an item its label and body), and drawn content is marked as content of the innermost one.
+ * Page breaks inside marked content are pdfkit's: it closes the marking on one page and continues it on
+ * the next.
+ */
+export class Tags {
+  readonly #doc: Doc;
+  readonly #stack: Open[];
+
+  constructor(doc: Doc) {
+    this.#doc = doc;
+    const root = doc.struct("Document");
+    doc.addStructure(root);
+    this.#stack = [{ element: root, type: "Document" }];
+  }
+
+  /** Opens an element as the last child of the innermost open one. */
+  open(type: StructType, options: ElementOptions = {}): Element {
+    const element = this.#doc.struct(type, options as PDFKit.Mixins.StructureElementOptions);
+    this.#top().element.add(element);
+    this.#stack.push({ element, type });
+    return element;
+  }
+
+  /** Closes the innermost open element. */
+  close(): void {
+    if (this.#stack.length === 1) throw new Error("the document element can't be closed");
+    this.#stack.pop()!.element.end();
+  }
+
+  /** An element whose children come later, out of order (the contents, filled once pages are known). */
+  reserve(type: StructType): Element {
+    const element = this.#doc.struct(type);
+    this.#top().element.add(element);
+    return element;
+  }
+
+  /** Makes `element` the innermost open one while `fill` runs, then ends it. */
+  fillReserved<T>(element: Element, type: StructType, fill: () => T): T {
+    this.#stack.push({ element, type });
+    try {
+      return fill();
+    } finally {
+      this.#stack.pop();
+      element.end();
+    }
+  }
+
+  /** Marks what `draw` draws as content of the innermost open element. */
+  content<T>(draw: () => T): T {
+    const { element, type } = this.#top();
+    const content = this.#doc.markStructureContent(type);
+    const result = draw();
+    this.#doc.endMarkedContent();
+    // Added once drawn: pdfkit records each page the content reached when it is added.
+    element.add(content);
+    return result;
+  }
+
+  /** An element holding only what `draw` draws. */
+  leaf<T>(type: StructType, draw: () => T, options: ElementOptions = {}): T {
+    this.open(type, options);
+    try {
+      return this.content(draw);
+    } finally {
+      this.close();
+    }
+  }
+
+  /** An element holding the elements `fill` opens. */
+  group<T>(type: StructType, fill: () => T, options: ElementOptions = {}): T {
+    this.open(type, options);
+    try {
+      return fill();
+    } finally {
+      this.close();
+    }
+  }
+
+  /** Marks what `draw` draws as an artifact: decoration (rules, fills) or page furniture, not read aloud. */
+  artifact<T>(draw: () => T, type: "Layout" | "Pagination" = "Layout"): T {
+    this.#doc.markContent("Artifact", { type });
+    const result = draw();
+    this.#doc.endMarkedContent();
+    return result;
+  }
+
+  /** Ends the tree; every element but the document must have been closed. */
+  end(): void {
+    if (this.#stack.length !== 1) throw new Error(`${this.#stack.length - 1} structure elements are still open`);
+    this.#stack[0]!.element.end();
+  }
+
+  #top(): Open {
+    return this.#stack.at(-1)!;
+  }
+}
+
+const byDoc = new WeakMap<Doc, Tags>();
+
+/** Starts the structure tree of a document created with `tagged: true`. */
+export function startTags(doc: Doc): Tags {
+  const tags = new Tags(doc);
+  byDoc.set(doc, tags);
+  return tags;
+}
+
+/** The structure tree of a document being rendered. */
+export function tagsOf(doc: Doc): Tags {
+  const tags = byDoc.get(doc);
+  if (!tags) throw new Error("the document has no structure tree; create it with startTags");
+  return tags;
+}

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installNoCanvas } from "../src/read/no-canvas.js";
+import { gradientPng } from "./fixtures/png.js";
+import { startPdf, type PdfHarness } from "./support/harness.js";
+import { pdfInfo } from "./support/poppler.js";
+
+// Issue 17 item 4: tagged PDF. The structure tree is read back by pdf.js (getStructTree), not by the
+// library that wrote it, and its shape checked for a document with every block kind.
+let pdf: PdfHarness;
+beforeAll(async () => {
+  pdf = await startPdf();
+}, 30_000);
+afterAll(() => pdf?.stop());
+
+interface Node {
+  role?: string;
+  alt?: string;
+  lang?: string;
+  type?: string;
+  children?: Node[];
+}
+
+/** The structure tree of each page as pdf.js reads it, whether content is marked, and the document's language. */
+async function structTrees(bytes: Buffer): Promise<{ trees: Node[]; marked: boolean; language: unknown }> {
+  installNoCanvas();
+  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const task = getDocument({ data: new Uint8Array(bytes) });
+  const doc = await task.promise;
+  const trees: Node[] = [];
+  for (let p = 1; p <= doc.numPages; p++) trees.push((await (await doc.getPage(p)).getStructTree()) as Node);
+  const marked = ((await doc.getMarkInfo()) as Map<string, unknown> | null)?.get("Marked") === true;
+  const { info } = await doc.getMetadata();
+  await task.destroy();
+  return { trees, marked, language: (info as { Language?: unknown }).Language };
+}
+
+/** Whether content drawn on the page belongs to the element (pdf.js lists whole subtrees, content per page). */
+const hasContent = (node: Node): boolean => (node.children ?? []).some((c) => c.type === "content" || (c.role !== undefined && hasContent(c)));
+
+/** The elements with content on the page, content references left out: `Role[child, child]`, alt text in braces. */
+function shape(node: Node): string {
+  const children = (node.children ?? []).filter((c) => c.role && hasContent(c)).map(shape);
+  return `${node.role}${node.alt ? `{${node.alt}}` : ""}${children.length ? `[${children.join(",")}]` : ""}`;
+}
+
+describe("tagged PDF", () => {
+  it("has a structure tree with headings, paragraphs, lists, tables, quotes, code and figures with alt text", async () => {
+    const chart = pdf.file(gradientPng(300, 120, [40, 110, 200]), "chart.png", "image/png");
+    const result = await pdf.ok("create_pdf_document", {
+      title: "Tagged",
+      subtitle: "Every block",
+      language: "en-GB",
+      page_numbers: true,
+      attachments: [{ artifact_id: chart }],
+      sections: [
+        {
+          heading: "First",
+          content: [
+            "A paragraph.",
+            { type: "list", ordered: true, items: ["one", { text: "two", items: ["two a"] }] },
+            {
+              type: "table",
+              columns: [{ header: "Region" }, { header: "Revenue", align: "right" }],
+              rows: [
+                ["Zürich", "1"],
+                ["Genève", "2"],
+              ],
+            },
+          ],
+        },
+        {
+          heading: "Second",
+          content: [
+            { type: "quote", text: "Simplicity.", attribution: "Dijkstra" },
+            { type: "code", language: "sql", text: "SELECT 1;" },
+            { type: "image", attachment_index: 0, caption: "Figure 1", alt: "A blue gradient" },
+            { type: "image", attachment_index: 0, caption: "Figure 2" },
+          ],
+        },
+      ],
+    });
+    const bytes = pdf.bytes(result);
+    expect(pdfInfo(bytes).Tagged).toBe("yes");
+    const { trees, marked, language } = await structTrees(bytes);
+    expect(marked).toBe(true);
+    expect(language).toBe("en-GB");
+    expect(trees).toHaveLength(1);
+    expect(trees[0]!.children).toHaveLength(1);
+    expect(shape(trees[0]!.children![0]!)).toBe(
+      "Document[H1,P," +
+        "Sect[H2,P,L[LI[Lbl,LBody],LI[Lbl,LBody[L[LI[Lbl,LBody]]]]],Table[THead[TR[TH,TH]],TBody[TR[TD,TD],TR[TD,TD]]]]," +
+        "Sect[H2,BlockQuote[P],P,Code,Figure{A blue gradient}[Caption],Figure{Figure 2}[Caption]]]",
+    );
+  });
+
+  it("tags the contents as TOC entries and a table's repeated header as an artifact, its rows once each", async () => {
+    const rows = Array.from({ length: 90 }, (_, i) => [`row ${i}`, String(i)]);
+    const result = await pdf.ok("create_pdf_document", {
+      title: "Long",
+      table_of_contents: true,
+      sections: [
+        { heading: "Table", content: [{ type: "table", columns: [{ header: "Name" }, { header: "Value" }], rows }] },
+        { heading: "After", content: ["Done."] },
+      ],
+    });
+    const bytes = pdf.bytes(result);
+    const { trees } = await structTrees(bytes);
+    expect(trees.length).toBeGreaterThanOrEqual(4);
+    expect(shape(trees[0]!.children![0]!)).toBe("Document[H1,H2,TOC[TOCI,TOCI]]");
+    // Each page shows the Table element with the rows drawn on it; only the first has the header cells.
+    const tables = trees.slice(1).flatMap((t) => t.children![0]!.children!.filter((c) => c.role === "Sect").flatMap((sect) => sect.children!.filter((c) => c.role === "Table")));
+    const roles = tables.map(shape);
+    expect(roles[0]).toMatch(/^Table\[THead\[TR\[TH,TH\]\],TBody\[(TR\[TD,TD\],?)+\]\]$/);
+    for (const later of roles.slice(1)) expect(later).toMatch(/^Table\[TBody\[(TR\[TD,TD\],?)+\]\]$/);
+    const bodyRows = roles.join("").match(/TR\[TD,TD\]/g);
+    expect(bodyRows).toHaveLength(90);
+  });
+});
