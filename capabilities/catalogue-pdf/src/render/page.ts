@@ -141,7 +141,8 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
 
 /** The height runs take when written with {@link writeRuns}, measured in the widest face they use. */
 export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
-  const text = runs.map((r) => r.text).join("") || " ";
+  // Measured as written: with the break opportunities writeRuns gives long words (else quadratic, see there).
+  const text = breakableLongWords(runs.map((r) => r.text).join("") || " ");
   const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));
   if (faces.size === 0) faces.add("regular");
   let height = 0;

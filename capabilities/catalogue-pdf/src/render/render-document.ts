@@ -1,15 +1,12 @@
 import { ToolError } from "@selu-catalogue/kit";
 import PDFDocument from "pdfkit";
-import { sourceKey, type LoadedImage } from "../document/images.js";
-import type { PreparedBlock, PreparedDocument } from "../document/prepare.js";
-import { openImage, renderImage, type OpenedImage } from "./blocks/image.js";
-import { renderList } from "./blocks/list.js";
-import { renderTable } from "./blocks/table.js";
-import { renderCode, renderParagraph, renderQuote } from "./blocks/text-blocks.js";
+import type { LoadedImage } from "../document/images.js";
+import type { PreparedDocument } from "../document/prepare.js";
+import { renderBlocks } from "./blocks/flow.js";
+import type { OpenedImage } from "./blocks/image.js";
 import { fontInstances, fontName, SCRIPTS, type FontKey } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
-import { embeddablePng } from "./png-embed.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
@@ -105,10 +102,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
     for (const [s, section] of prepared.sections.entries()) {
       tags.open("Sect");
       headingPages.push(writeHeading(doc, section.heading, s));
-      for (const block of section.blocks) {
-        await pause();
-        await renderBlock(doc, block, images, opened, pause);
-      }
+      await renderBlocks(doc, section.blocks, images, opened, pause);
       tags.close();
     }
     await pause();
@@ -120,39 +114,6 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   } catch (err) {
     output.abandon();
     throw err;
-  }
-}
-
-async function renderBlock(doc: Doc, block: PreparedBlock, images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>, pause: () => Promise<void>): Promise<void> {
-  switch (block.kind) {
-    case "paragraph":
-      return renderParagraph(doc, block.runs);
-    case "list":
-      return renderList(doc, block.items, block.ordered);
-    case "table":
-      return renderTable(doc, block, pause);
-    case "quote":
-      return renderQuote(doc, block.runs, block.attribution);
-    case "code":
-      return renderCode(doc, block.text, block.language);
-    case "image": {
-      const key = sourceKey(block.source);
-      let image = opened.get(key);
-      if (!image) {
-        const loaded = images.get(key);
-        if (!loaded) throw new Error(`image ${key} was not loaded`);
-        try {
-          image = (loaded.png && embeddablePng(loaded.png, `P${opened.size + 1}`)) || openImage(doc, loaded.bytes);
-        } catch (err) {
-          throw new ToolError(`${block.field}: the image could not be decoded (${err instanceof Error ? err.message : String(err)}); check that the file is a valid PNG or JPEG`, { cause: err });
-        }
-        opened.set(key, image);
-      }
-      return renderImage(doc, image, block.width, block.caption, block.alt);
-    }
-    case "page_break":
-      doc.addPage();
-      return;
   }
 }
 

@@ -14,12 +14,16 @@ export function openImage(doc: Doc, bytes: Buffer): OpenedImage {
 
 const CAPTION_GAP = 4;
 
-/**
- * An image centred on the text width: at its natural size (96 dpi) or `fraction` of the text width,
- * never wider than the text or taller than a page, with its caption kept on the same page.
- */
-export function renderImage(doc: Doc, image: OpenedImage, fraction: number | undefined, caption: string | undefined, alt: string | undefined): void {
-  const { left, width, top, bottom } = area(doc);
+/** The size an image is drawn at and the height of its caption (see {@link renderImage}). */
+export interface ImageBox {
+  w: number;
+  h: number;
+  captionHeight: number;
+}
+
+/** At its natural size (96 dpi) or `fraction` of the text width, never wider than the text or taller than a page. */
+export function imageBox(doc: Doc, image: OpenedImage, fraction: number | undefined, caption: string | undefined): ImageBox {
+  const { width, top, bottom } = area(doc);
   doc.font("italic").fontSize(STYLE.small);
   const captionHeight = caption ? CAPTION_GAP + doc.heightOfString(caption, { width, align: "center" }) : 0;
   let w = fraction !== undefined ? width * fraction : Math.min(width, image.width * 0.75);
@@ -29,6 +33,18 @@ export function renderImage(doc: Doc, image: OpenedImage, fraction: number | und
     w *= maxHeight / h;
     h = maxHeight;
   }
+  return { w, h, captionHeight };
+}
+
+/** Whether an image of this box fits below the current position. */
+export function fitsHere(doc: Doc, box: ImageBox): boolean {
+  return doc.y + box.h + box.captionHeight <= area(doc).bottom;
+}
+
+/** An image centred on the text width, with its caption kept on the same page. */
+export function renderImage(doc: Doc, image: OpenedImage, box: ImageBox, caption: string | undefined, alt: string | undefined): void {
+  const { left, width } = area(doc);
+  const { w, h, captionHeight } = box;
   ensureSpace(doc, h + captionHeight);
   const y = doc.y;
   const tags = tagsOf(doc);

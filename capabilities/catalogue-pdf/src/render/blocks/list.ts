@@ -1,37 +1,92 @@
 import type { PreparedListItem } from "../../document/prepare.js";
-import { area, drawLine, ensureSpace, STYLE, writeRuns, type Doc } from "../page.js";
+import { area, drawLine, ensureSpace, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 import { tagsOf } from "../tags.js";
 
 const BULLETS = ["•", "◦", "▪", "–"];
 const INDENT = 16;
+const ITEM_GAP = 2;
+/** Items a list carries onto its next page at least, so no page holds only a list's last item. */
+const MIN_CARRIED = 2;
 
-/** A bullet or numbered list; nested items are set in one step further, with the next marker style. */
+/** An item as it is set: its marker and where its text starts, in list order (nested items after their parent). */
+interface PlacedItem {
+  item: PreparedListItem;
+  depth: number;
+  marker: string;
+  x: number;
+  markerWidth: number;
+}
+
+/**
+ * A bullet or numbered list; nested items are set in one step further, with the next marker style. Where
+ * the list breaks across pages is decided before it is drawn (see {@link pageBreaks}).
+ */
 export function renderList(doc: Doc, items: readonly PreparedListItem[], ordered: boolean): void {
-  tagsOf(doc).group("L", () => renderItems(doc, items, ordered, 0));
+  const placed = place(doc, items, ordered, 0);
+  const { width, top, bottom } = area(doc);
+  const heights = placed.map((p) => runsHeight(doc, p.item.runs, width - p.depth * INDENT - p.markerWidth, STYLE.body) + ITEM_GAP);
+  const breaks = pageBreaks(heights, doc.y, top, bottom);
+  const next = { index: 0 };
+  tagsOf(doc).group("L", () => renderItems(doc, placed, next, breaks, 0));
   doc.y += STYLE.paragraphGap - 2;
 }
 
-function renderItems(doc: Doc, items: readonly PreparedListItem[], ordered: boolean, depth: number): void {
-  const { left, width } = area(doc);
+/** The items of one level (and, inside each, its nested level), tagged LI > Lbl + LBody. */
+function renderItems(doc: Doc, placed: readonly PlacedItem[], next: { index: number }, breaks: ReadonlySet<number>, depth: number): void {
+  const tags = tagsOf(doc);
+  doc.font("regular").fontSize(STYLE.body);
+  const lineHeight = doc.currentLineHeight(true) + STYLE.lineGap;
+  const { width } = area(doc);
+  while (next.index < placed.length && placed[next.index]!.depth === depth) {
+    const at = next.index++;
+    const { item, marker, x, markerWidth } = placed[at]!;
+    if (breaks.has(at) && doc.y > area(doc).top + 0.5) doc.addPage();
+    ensureSpace(doc, lineHeight);
+    const y = doc.y;
+    tags.open("LI");
+    tags.leaf("Lbl", () => drawLine(doc, marker, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true }));
+    // The body holds the item's text and its nested list, as PDF 1.7 (14.8.4.3.3) nests lists.
+    tags.open("LBody");
+    tags.content(() => writeRuns(doc, item.runs, { x: x + markerWidth, width: width - depth * INDENT - markerWidth, size: STYLE.body }));
+    doc.y += ITEM_GAP;
+    if (placed[next.index]?.depth === depth + 1) tags.group("L", () => renderItems(doc, placed, next, breaks, depth + 1));
+    tags.close();
+    tags.close();
+  }
+}
+
+/** Every item in reading order with its marker and indent. */
+function place(doc: Doc, items: readonly PreparedListItem[], ordered: boolean, depth: number): PlacedItem[] {
+  const { left } = area(doc);
   doc.font("regular").fontSize(STYLE.body);
   const markers = items.map((_, i) => (ordered ? orderedMarker(i + 1, depth) : BULLETS[depth % BULLETS.length]!));
   const markerWidth = Math.max(10, ...markers.map((m) => doc.widthOfString(m))) + 5;
   const x = left + depth * INDENT;
-  const lineHeight = doc.currentLineHeight(true) + STYLE.lineGap;
-  const tags = tagsOf(doc);
-  items.forEach((item, i) => {
-    ensureSpace(doc, lineHeight);
-    const y = doc.y;
-    tags.open("LI");
-    tags.leaf("Lbl", () => drawLine(doc, markers[i]!, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true }));
-    // The body holds the item's text and its nested list, as PDF 1.7 (14.8.4.3.3) nests lists.
-    tags.open("LBody");
-    tags.content(() => writeRuns(doc, item.runs, { x: x + markerWidth, width: width - depth * INDENT - markerWidth, size: STYLE.body }));
-    doc.y += 2;
-    if (item.items.length > 0) tags.group("L", () => renderItems(doc, item.items, ordered, depth + 1));
-    tags.close();
-    tags.close();
+  return items.flatMap((item, i) => [{ item, depth, marker: markers[i]!, x, markerWidth }, ...place(doc, item.items, ordered, depth + 1)]);
+}
+
+/**
+ * The items before which the list starts a new page: where the next item no longer fits whole (an item
+ * taller than a page is left to flow over). When that would carry fewer than {@link MIN_CARRIED} items onto
+ * the list's last page, the break moves up, so that page never holds its last item alone (issue 17 item 3).
+ */
+export function pageBreaks(heights: readonly number[], y0: number, top: number, bottom: number): Set<number> {
+  const breaks: number[] = [];
+  let y = y0;
+  heights.forEach((h, i) => {
+    if (y + h > bottom && y > top + 0.5 && h <= bottom - top) {
+      breaks.push(i);
+      y = top;
+    }
+    y += h;
   });
+  const last = breaks.length - 1;
+  if (last >= 0) {
+    // Not back to where a page starts anyway (the previous break, or the list's own start at a page top).
+    const earliest = last > 0 ? breaks[last - 1]! + 1 : y0 > top + 0.5 ? 0 : 1;
+    breaks[last] = Math.max(earliest, Math.min(breaks[last]!, heights.length - MIN_CARRIED));
+  }
+  return new Set(breaks);
 }
 
 /** 1. / a. / i. by depth, as outlines are usually numbered. */

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { pageBreaks } from "./list.js";
+
+describe("pageBreaks", () => {
+  it("breaks before the first item that no longer fits whole", () => {
+    expect([...pageBreaks([10, 10, 10, 10, 10], 0, 0, 35)]).toEqual([3]);
+  });
+
+  it("carries at least two items onto the list's last page instead of its last item alone", () => {
+    expect([...pageBreaks([10, 10, 10, 10], 0, 0, 35)]).toEqual([2]);
+    expect([...pageBreaks([10, 10, 10, 10, 10, 10, 10], 0, 0, 35)]).toEqual([3, 5]);
+  });
+
+  it("moves a two-item list whole rather than split it, and never breaks at the top of a page", () => {
+    expect([...pageBreaks([10, 10], 20, 0, 35)]).toEqual([0]);
+    expect([...pageBreaks([10, 10], 0, 0, 15)]).toEqual([1]);
+  });
+
+  it("lets an item taller than a page flow over instead of moving it", () => {
+    expect([...pageBreaks([10, 50], 0, 0, 35)]).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gradientPng } from "./fixtures/png.js";
+import { startPdf, type PdfHarness } from "./support/harness.js";
+import { pdfImages, pdfPageTexts, pdfWords } from "./support/poppler.js";
+
+// Issue 17 item 3, layout details, measured in the output with poppler (pdftotext -bbox, pdfimages).
+let pdf: PdfHarness;
+beforeAll(async () => {
+  pdf = await startPdf();
+}, 30_000);
+afterAll(() => pdf?.stop());
+
+const STYLE_MARGIN = 64;
+const doc = (content: unknown[]) => ({ title: "Layout", page_numbers: false, sections: [{ heading: "Section", content }] });
+
+describe("page breaks", () => {
+  it("carries at least two items of a list onto its last page, never its last item alone", async () => {
+    const items = (n: number) => Array.from({ length: n }, (_, i) => `Item number ${i + 1}`);
+    // How many items fit on the first page, then a list of one more: the last item would be alone.
+    const probe = pdfPageTexts(pdf.bytes(await pdf.ok("create_pdf_document", doc([{ type: "list", items: items(80) }]))));
+    const fit = probe[0]!.match(/Item number \d+/g)!.length;
+    const pages = pdfPageTexts(pdf.bytes(await pdf.ok("create_pdf_document", doc([{ type: "list", items: items(fit + 1) }]))));
+    expect(pages).toHaveLength(2);
+    expect(pages[1]!.match(/Item number \d+/g)).toEqual([`Item number ${fit}`, `Item number ${fit + 1}`]);
+    expect(pages[0]!.match(/Item number \d+/g)).toHaveLength(fit - 1);
+  });
+
+  it("fills the space an image that moved to the next page leaves with the text after it", async () => {
+    const square = pdf.file(gradientPng(400, 400, [40, 110, 200]), "square.png", "image/png");
+    const filler = "The quarterly figures are summarised here in plain words for the board. ".repeat(28);
+    const after = `After the figure: ${"the text that follows the image goes on for a while. ".repeat(30)}`;
+    const result = await pdf.ok("create_pdf_document", {
+      ...doc([filler, { type: "image", attachment_index: 0, width: 1, caption: "Figure 1" }, after]),
+      attachments: [{ artifact_id: square }],
+    });
+    const bytes = pdf.bytes(result);
+    expect(pdfImages(bytes).map((i) => i.page)).toEqual([2]);
+    const words = pdfWords(bytes);
+    const firstPage = words.filter((w) => w.page === 1);
+    // The text after the image starts on page 1 and fills it to within three lines of its bottom margin.
+    expect(firstPage.some((w) => w.text === "After")).toBe(true);
+    const lowest = Math.max(...firstPage.map((w) => w.yMax));
+    expect(lowest).toBeGreaterThan(firstPage[0]!.pageHeight - STYLE_MARGIN - 3 * 16);
+    // The image follows that text: its caption comes after the paragraph's last words.
+    const caption = words.find((w) => w.text === "Figure")!;
+    const lastAfter = words.filter((w) => w.text === "while.").at(-1)!;
+    expect(caption.page).toBe(2);
+    expect(lastAfter.page === 1 || lastAfter.yMax < caption.yMin).toBe(true);
+  });
+});
