@@ -21,15 +21,16 @@ const SAMPLE_ROWS = 200;
  */
 export async function renderTable(doc: Doc, table: Table, pause: () => Promise<void>): Promise<void> {
   const { left, width, top, bottom } = area(doc);
-  const widths = columnWidths(doc, table, width);
+  const { widths, natural } = columnWidths(doc, table, width);
+  const heightOf = rowHeights(doc, widths, natural);
   const aligns = table.columns.map((c) => c.align);
   const header = table.columns.map((c) => c.header);
-  const headerHeight = rowHeight(doc, header, widths);
+  const headerHeight = heightOf(header, -1);
   const tags = tagsOf(doc);
   // The header row is tagged once (TH, scope column); its repeats on later pages are artifacts.
   const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, header, headerHeight, widths, aligns, left, STYLE.headerFill, cell);
 
-  const firstHeight = table.rows[0] ? rowHeight(doc, table.rows[0], widths) : 0;
+  const firstHeight = table.rows[0] ? heightOf(table.rows[0], 0) : 0;
   ensureSpace(doc, headerHeight + firstHeight);
   tags.open("Table");
   tags.group("THead", () => drawHeader("TH"));
@@ -37,7 +38,7 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
   for (let r = 0; r < table.rows.length; r++) {
     if (r % 25 === 24) await pause();
     const row = table.rows[r]!;
-    const height = rowHeight(doc, row, widths);
+    const height = r === 0 ? firstHeight : heightOf(row, r);
     if (height > bottom - top - headerHeight) {
       throw new ToolError(`${table.field}.rows[${r}]: the row is taller than a page; split its text over several rows`);
     }
@@ -94,12 +95,31 @@ function drawRow(
   doc.y = y + height;
 }
 
-function rowHeight(doc: Doc, cells: readonly Run[][], widths: readonly number[]): number {
-  let height = 0;
-  cells.forEach((cell, c) => {
-    height = Math.max(height, runsHeight(doc, cell, widths[c]! - 2 * PAD, SIZE, 1));
-  });
-  return height + 2 * PAD;
+/**
+ * Heights of rows (`r` = -1 for the header). A cell that column sizing measured to fit its column on one
+ * line is one line high, in the faces it uses, without being wrapped again: most cells (numbers, names)
+ * are, and measuring each cell twice besides drawing it was a tenth of a long report's time.
+ */
+function rowHeights(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, readonly number[]>) {
+  const oneLine = new Map<string, number>();
+  const lineHeight = (cell: readonly Run[], c: number) => {
+    const key = [...new Set(cell.map((run) => fontKeyFor(run)))].sort().join();
+    let height = oneLine.get(key);
+    if (height === undefined) {
+      height = runsHeight(doc, cell.length > 0 ? cell.map((run) => ({ ...run, text: " " })) : [], widths[c]! - 2 * PAD, SIZE, 1);
+      oneLine.set(key, height);
+    }
+    return height;
+  };
+  return (cells: readonly Run[][], r: number): number => {
+    const known = natural.get(r);
+    let height = 0;
+    cells.forEach((cell, c) => {
+      const fits = known !== undefined && known[c]! <= widths[c]! - 2 * PAD - 1 && !cell.some((run) => run.text.includes("\n"));
+      height = Math.max(height, fits ? lineHeight(cell, c) : runsHeight(doc, cell, widths[c]! - 2 * PAD, SIZE, 1));
+    });
+    return height + 2 * PAD;
+  };
 }
 
 /**
@@ -107,13 +127,15 @@ function rowHeight(doc: Doc, cells: readonly Run[][], widths: readonly number[])
  * need; the rest share what is left in proportion to their text, each keeping at least its longest word
  * (so words break mid-way only when the table can't fit otherwise).
  */
-function columnWidths(doc: Doc, table: Table, available: number): number[] {
+function columnWidths(doc: Doc, table: Table, available: number): { widths: number[]; natural: Map<number, number[]> } {
   const sample = [table.columns.map((c) => c.header), ...table.rows.slice(0, SAMPLE_ROWS)];
   const count = table.columns.length;
   const longestWord = new Array<number>(count).fill(0);
   const longestLine = new Array<number>(count).fill(0);
-  for (const row of sample) {
-    row.forEach((cell, c) => {
+  // Each sampled cell's width on one line, by row (-1 the header), for the row heights.
+  const natural = new Map<number, number[]>();
+  sample.forEach((row, r) => {
+    const lineWidths = row.map((cell, c) => {
       let lineWidth = 0;
       for (const run of cell) {
         doc.font(fontKeyFor(run)).fontSize(run.code ? SIZE * 0.92 : SIZE);
@@ -121,8 +143,16 @@ function columnWidths(doc: Doc, table: Table, available: number): number[] {
         for (const word of run.text.split(/\s+/)) if (word) longestWord[c] = Math.max(longestWord[c]!, doc.widthOfString(word));
       }
       longestLine[c] = Math.max(longestLine[c]!, lineWidth);
+      return lineWidth;
     });
-  }
+    natural.set(r - 1, lineWidths);
+  });
+  return { widths: widthsFor(longestWord, longestLine, available), natural };
+}
+
+/** Column widths from each column's longest word and longest line (see {@link columnWidths}). */
+function widthsFor(longestWord: readonly number[], longestLine: readonly number[], available: number): number[] {
+  const count = longestWord.length;
   const mins = longestWord.map((w) => Math.min(Math.max(w, 16) + 2 * PAD + 1, available / 2));
   const wants = longestLine.map((w, c) => Math.max(w + 2 * PAD + 1, mins[c]!));
   const sumWant = wants.reduce((a, b) => a + b, 0);
