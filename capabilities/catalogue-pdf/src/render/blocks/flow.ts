@@ -47,15 +47,15 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
 async function renderBlock(doc: Doc, block: Exclude<PreparedBlock, ImageBlock>, pause: () => Promise<void>): Promise<void> {
   switch (block.kind) {
     case "paragraph":
-      return renderParagraph(doc, block.runs);
+      return renderParagraph(doc, block.runs, pause);
     case "list":
       return renderList(doc, block.items, block.ordered);
     case "table":
       return renderTable(doc, block, pause);
     case "quote":
-      return renderQuote(doc, block.runs, block.attribution);
+      return renderQuote(doc, block.runs, block.attribution, pause);
     case "code":
-      return renderCode(doc, block.text, block.language);
+      return renderCode(doc, block.text, block.language, pause);
     case "page_break":
       doc.addPage();
       return;

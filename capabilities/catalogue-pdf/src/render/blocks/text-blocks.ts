@@ -1,29 +1,43 @@
 import type { Run } from "../../document/inline.js";
 import { area, currentPage, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 import { tagsOf } from "../tags.js";
+import { PIECE_CHARS, pieces } from "./pieces.js";
 
-/** A paragraph: flowing runs over the text width, breaking across pages as needed. */
-export function renderParagraph(doc: Doc, runs: readonly Run[]): void {
+/** A paragraph: flowing runs over the text width, breaking across pages as needed; long text in pieces. */
+export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () => Promise<void>): Promise<void> {
   const { left, width } = area(doc);
   ensureSpace(doc, doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) * 2);
-  tagsOf(doc).leaf("P", () => writeRuns(doc, runs, { x: left, width, size: STYLE.body }));
+  const tags = tagsOf(doc);
+  tags.open("P");
+  await inPieces(doc, runs, pause, (piece) => writeRuns(doc, piece, { x: left, width, size: STYLE.body }));
+  tags.close();
   doc.y += STYLE.paragraphGap;
+}
+
+/** Draws runs as content of the open element, in {@link pieces}, giving the event loop a turn between them. */
+async function inPieces(doc: Doc, runs: readonly Run[], pause: () => Promise<void>, draw: (piece: readonly Run[]) => void): Promise<void> {
+  for (const [i, piece] of pieces(runs).entries()) {
+    if (i > 0) await pause();
+    tagsOf(doc).content(() => draw(piece));
+  }
 }
 
 const QUOTE_INDENT = 16;
 
 /** A block quote: italic text set in from a bar on the left, with an optional attribution. */
-export function renderQuote(doc: Doc, runs: readonly Run[], attribution: string | undefined): void {
+export async function renderQuote(doc: Doc, runs: readonly Run[], attribution: string | undefined, pause: () => Promise<void>): Promise<void> {
   const { left, width, top, bottom } = area(doc);
   const textWidth = width - QUOTE_INDENT;
-  const height = runsHeight(doc, runs, textWidth, STYLE.body);
-  // Keep a quote on one page when it fits on one; a longer one flows (without its bar).
+  // Keep a quote on one page when it fits on one; a longer one flows (without its bar). Text longer than
+  // a piece is longer than a page: not measured.
+  const long = runs.reduce((n, r) => n + r.text.length, 0) > PIECE_CHARS;
+  const height = long ? Number.POSITIVE_INFINITY : runsHeight(doc, runs, textWidth, STYLE.body);
   if (height <= bottom - top) ensureSpace(doc, height);
   const startY = doc.y;
   const startPage = currentPage(doc);
   const tags = tagsOf(doc);
   tags.open("BlockQuote");
-  tags.content(() => writeRuns(doc, runs, { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.body, color: STYLE.muted }));
+  await inPieces(doc, runs, pause, (piece) => writeRuns(doc, piece, { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.body, color: STYLE.muted }));
   if (currentPage(doc) === startPage) {
     tags.artifact(() =>
       doc
@@ -43,8 +57,8 @@ export function renderQuote(doc: Doc, runs: readonly Run[], attribution: string 
 
 const CODE_PAD = 6;
 
-/** A code block: monospaced lines on a tinted box, split across pages between lines. */
-export function renderCode(doc: Doc, text: string, language: string | undefined): void {
+/** A code block: monospaced lines on a tinted box, split across pages between lines, a turn of the event loop between pages. */
+export async function renderCode(doc: Doc, text: string, language: string | undefined, pause: () => Promise<void>): Promise<void> {
   const { left, width } = area(doc);
   const inner = width - 2 * CODE_PAD;
   // Monospace: every character is as wide as "M", so lines are cut here at the last column that fits.
@@ -62,6 +76,7 @@ export function renderCode(doc: Doc, text: string, language: string | undefined)
   }
   tags.open("Code");
   for (let i = 0; i < lines.length; ) {
+    if (i > 0) await pause();
     ensureSpace(doc, lineHeight + 2 * CODE_PAD);
     const fit = Math.max(1, Math.floor((area(doc).bottom - doc.y - 2 * CODE_PAD) / lineHeight));
     const chunk = lines.slice(i, i + fit);
