@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { loadManifest } from "@selu-catalogue/manifest";
 import { imageEnv } from "@selu-catalogue/testkit/conformance";
 import { Orchestrator, peakRssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
+import { cpuMs } from "./cpu.ts";
 
 export const dir = fileURLToPath(new URL("..", import.meta.url));
 const loaded = loadManifest(`${dir}/manifest.yaml`).manifest;
@@ -21,6 +22,7 @@ export async function startOurs() {
     orchestrator,
     call: (args: Record<string, unknown>) => orchestrator.call("catalogue-pdf__create_pdf_document", args),
     peakRss: () => peakRssMiB(proc.child.pid!),
+    cpuMs: () => cpuMs(proc.child.pid!),
     async stop() {
       await orchestrator.close();
       await proc.stop();

@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Orchestrator, peakRssMiB } from "@selu-catalogue/testkit";
+import { cpuMs } from "./cpu.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const protoDir = fileURLToPath(new URL("../../../proto/capability/v1", import.meta.url));
@@ -41,6 +42,7 @@ export async function startPeer(serverPy: string) {
     orchestrator,
     call: (args: Record<string, unknown>) => orchestrator.call("pdf__create_pdf_document", args),
     peakRss: () => peakRssMiB(child.pid!),
+    cpuMs: () => cpuMs(child.pid!),
     async stop() {
       await orchestrator.close();
       const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -27,13 +27,15 @@ interface Contender {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function timed(side: Side, args: Record<string, unknown>) {
+  const cpuBefore = side.cpuMs();
   const started = performance.now();
   const outcome: CallOutcome = await side.call(args);
   const ms = performance.now() - started;
+  const cpu = side.cpuMs() - cpuBefore;
   if (!outcome.ok) throw new Error(outcome.error);
   const artifact = outcome.result.artifact as { artifact_id: string; size_bytes: number };
   const bytes = side.orchestrator.vault.get(artifact.artifact_id)!.bytes;
-  return { ms, bytes: artifact.size_bytes, pages: pageCount(bytes) };
+  return { ms, cpu, bytes: artifact.size_bytes, pages: pageCount(bytes) };
 }
 
 /** Pages of a PDF, counted as leaf page objects (both writers put every page object in the clear). */
@@ -88,8 +90,11 @@ export async function sideBySide(peerServer: string) {
   const s = (name: "ours" | "peer") => {
     const x = f[name];
     const first = [...x.firstMs].sort((a, b) => a - b);
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     return {
       letterMs: median(x.letter.map((r) => r.ms)),
+      letterCpu: mean(x.letter.map((r) => r.cpu)),
+      reportCpu: mean(x.report.map((r) => r.cpu)),
       letterBytes: x.letter[0]!.bytes,
       reportMs: median(x.report.map((r) => r.ms)),
       reportPages: x.report[0]!.pages,
@@ -108,8 +113,10 @@ export async function sideBySide(peerServer: string) {
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   const rows = [
     ["one-page letter, end to end", ms(ours.letterMs), ms(peer.letterMs), ours.letterMs / peer.letterMs],
+    ["letter, server CPU (mean)", ms(ours.letterCpu), ms(peer.letterCpu), ours.letterCpu / peer.letterCpu],
     ["letter size", kib(ours.letterBytes), kib(peer.letterBytes), ours.letterBytes / peer.letterBytes],
     [`report (same text; ours ${ours.reportPages} pages, peer ${peer.reportPages})`, ms(ours.reportMs), ms(peer.reportMs), ours.reportMs / peer.reportMs],
+    ["report, server CPU (mean)", ms(ours.reportCpu), ms(peer.reportCpu), ours.reportCpu / peer.reportCpu],
     ["report size", kib(ours.reportBytes), kib(peer.reportBytes), ours.reportBytes / peer.reportBytes],
     [`first letter after start (median, range of ${START_ROUNDS})`, `${ms(ours.firstMs)} (${ours.firstRange})`, `${ms(peer.firstMs)} (${peer.firstRange})`, ours.firstMs / peer.firstMs],
     ["start to ready (Healthcheck)", ms(ours.readyMs), ms(peer.readyMs), ours.readyMs / peer.readyMs],
@@ -137,8 +144,8 @@ function figures() {
     readyMs: [] as number[],
     idleRss: [] as number[],
     firstMs: [] as number[],
-    letter: [] as { ms: number; bytes: number; pages: number }[],
-    report: [] as { ms: number; bytes: number; pages: number }[],
+    letter: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
+    report: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
     afterWorkRss: 0,
     concurrentRss: 0,
   };
