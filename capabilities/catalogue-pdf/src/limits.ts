@@ -20,6 +20,8 @@ export const PDF_LIMITS = {
    * text renders across pages (issue 17 item 2), bounded by the document's characters and pages.
    */
   maxBlockChars: 200_000,
+  /** Characters of one list item (drawn and measured in one piece; long text belongs in paragraphs). */
+  maxItemChars: 20_000,
   /** Characters of all text in one document. */
   maxDocumentChars: 200_000,
   /** Items of one list, nested items included. */

@@ -35,8 +35,8 @@ describe("paragraphBlocks", () => {
     expect(paragraphBlocks("1. one\n2) two", "f")).toEqual([{ type: "list", ordered: true, items: ["one", "two"] }]);
   });
 
-  it("leaves a single numbered line, mixed lines and pipes without a delimiter row as a paragraph", () => {
-    for (const text of ["31. März ist der Stichtag.", "- one\nnot an item", "- one\n1. two", "a | b\nc | d"]) {
+  it("leaves a single numbered line, mixed lines, an item past the item bound and pipes without a delimiter row as a paragraph", () => {
+    for (const text of ["31. März ist der Stichtag.", "- one\nnot an item", "- one\n1. two", "a | b\nc | d", `- ${"x ".repeat(10_001)}\n- two`]) {
       expect(paragraphBlocks(text, "f")).toEqual([{ type: "paragraph", text }]);
     }
   });

@@ -52,7 +52,8 @@ const ITEM = /^\s*(?:([-*•+])|(\d{1,3})[.)])\s+(\S.*)$/;
 function listOf(lines: string[]): Block | undefined {
   if (lines.length < 2) return undefined;
   const items = lines.map((line) => ITEM.exec(line));
-  if (items.some((m) => !m)) return undefined;
+  // An item past the list item bound stays paragraph text (drawn in pieces), not a list.
+  if (items.some((m) => !m || m[3]!.length > L.maxItemChars)) return undefined;
   const ordered = items[0]![2] !== undefined;
   if (items.some((m) => (m![2] !== undefined) !== ordered)) return undefined;
   return { type: "list", ordered, items: items.map((m) => m![3]!.trim()) };

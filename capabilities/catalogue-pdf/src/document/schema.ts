@@ -36,7 +36,7 @@ interface ListItemInput {
 }
 
 const BLANK_ITEM = "write the item's text or leave the item out";
-const listItemText = nonBlank(L.maxBlockChars, BLANK_ITEM);
+const listItemText = nonBlank(L.maxItemChars, BLANK_ITEM);
 
 // Nesting is spelt out level by level rather than with a recursive schema: a recursive one needs $ref,
 // which not every model provider accepts in tool schemas.
@@ -44,7 +44,7 @@ function listItemAt(depth: number): z.ZodType<string | ListItemInput> {
   if (depth >= L.maxListDepth) {
     return z
       .string({ error: `expected a string: lists nest at most ${L.maxListDepth} levels deep` })
-      .max(L.maxBlockChars)
+      .max(L.maxItemChars)
       .regex(/\S/, `is blank; ${BLANK_ITEM}`);
   }
   return z.union(
