@@ -9,10 +9,14 @@ import { renderTable } from "./table.js";
 import { renderCode, renderParagraph, renderQuote } from "./text-blocks.js";
 
 type ImageBlock = Extract<PreparedBlock, { kind: "image" }>;
-type Flowing = Extract<PreparedBlock, { kind: "paragraph" | "list" | "quote" | "code" | "table" }>;
+type Flowing = Extract<PreparedBlock, { kind: "paragraph" | "list" | "code" }>;
 
-/** Blocks that may be set before an image that moved to the next page, to fill the space it left. */
-const FLOWING = new Set<PreparedBlock["kind"]>(["paragraph", "list", "quote", "code", "table"]);
+/**
+ * Blocks that may be set before an image that moved to the next page, to fill the space it left: those
+ * that start in any three lines left and flow on. Not tables and quotes, which may move whole to the next
+ * page themselves (a header with its first row, a quote that fits a page), leaving the space empty anyway.
+ */
+const FLOWING = new Set<PreparedBlock["kind"]>(["paragraph", "list", "code"]);
 const flows = (block: PreparedBlock | undefined): block is Flowing => block !== undefined && FLOWING.has(block.kind);
 /** Space at the bottom of a page worth filling with the text after an image: three lines of body text. */
 const WORTH_FILLING = 3 * (STYLE.body * 1.2 + STYLE.lineGap);
