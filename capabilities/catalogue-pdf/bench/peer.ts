@@ -3,7 +3,7 @@
 // the same orchestrator double as ours. Its source stays outside this repository: PEER_PDF_SERVER names its
 // server.py. Also turns our document model into the peer's (sections of heading + markdown-ish text), so
 // both sides render the same words.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -21,11 +21,16 @@ export const PEER_MANIFEST = {
 };
 export const PEER_MEMORY_MB = 512;
 
-/** The peer's server.py, or why the peer side is skipped. */
+/** The peer's server.py with its Debian packages installed, or why the peer side is skipped. */
 export function peerSource(): { path: string } | { skip: string } {
   const path = process.env.PEER_PDF_SERVER;
   if (!path) return { skip: "set PEER_PDF_SERVER to the server.py of selu-bot/selu-agent-pdf at its ReportLab version (commit ab7ba26)" };
   if (!existsSync(path)) return { skip: `PEER_PDF_SERVER=${path} does not exist` };
+  try {
+    execFileSync("bash", [fileURLToPath(new URL("../../../scripts/install-bench-deps.sh", import.meta.url))], { stdio: ["ignore", "ignore", "pipe"] });
+  } catch (err) {
+    return { skip: `its Debian packages could not be installed: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}` };
+  }
   return { path };
 }
 
