@@ -6,10 +6,12 @@ import { openImage, renderImage, type OpenedImage } from "./blocks/image.js";
 import { renderList } from "./blocks/list.js";
 import { renderTable } from "./blocks/table.js";
 import { renderCode, renderParagraph, renderQuote } from "./blocks/text-blocks.js";
-import { fontInstances, fontName, SCRIPTS, type FontKey } from "./fonts.js";
+import { fonts } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
 import { embeddablePng } from "./png-embed.js";
+import { markComplexFragments } from "../text/actual-text.js";
+import { attachText } from "../text/doc-text.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
@@ -45,7 +47,6 @@ const SLICE_MS = 8;
 export async function renderDocument(prepared: PreparedDocument, images: ReadonlyMap<string, LoadedImage>, options: RenderOptions): Promise<RenderedPdf> {
   const { signal } = options;
   signal.throwIfAborted();
-  const instances = fontInstances();
   const doc: Doc = new PDFDocument({
     size: options.pageSize === "Letter" ? "LETTER" : "A4",
     layout: options.orientation,
@@ -68,10 +69,10 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
       Producer: "PDFKit",
     },
   });
-  for (const script of SCRIPTS) {
-    for (const [face, font] of Object.entries(instances[script])) doc.registerFont(fontName(face as FontKey, script), font as unknown as string);
-  }
+  for (const [face, font] of Object.entries(fonts())) doc.registerFont(face, font as unknown as string);
   boundLayoutCaches(doc);
+  attachText(doc, options.language);
+  markComplexFragments(doc);
   doc.font("regular");
 
   const output = collectOutput(doc, options.maxBytes);

@@ -2,7 +2,7 @@ import { ToolError } from "@selu-catalogue/kit";
 import type { Run } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
 import { fontKeyFor } from "../fonts.js";
-import { area, ensureSpace, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
+import { area, ensureSpace, runsHeight, STYLE, textWidth, writeRuns, type Doc } from "../page.js";
 
 type Table = Extract<PreparedBlock, { kind: "table" }>;
 type Align = Table["columns"][number]["align"];
@@ -89,9 +89,10 @@ function columnWidths(doc: Doc, table: Table, available: number): number[] {
     row.forEach((cell, c) => {
       let lineWidth = 0;
       for (const run of cell) {
-        doc.font(fontKeyFor(run)).fontSize(run.code ? SIZE * 0.92 : SIZE);
-        lineWidth += doc.widthOfString(run.text);
-        for (const word of run.text.split(/\s+/)) if (word) longestWord[c] = Math.max(longestWord[c]!, doc.widthOfString(word));
+        const face = fontKeyFor(run);
+        const size = run.code ? SIZE * 0.92 : SIZE;
+        lineWidth += textWidth(doc, run.text, face, size);
+        for (const word of run.text.split(/\s+/)) if (word) longestWord[c] = Math.max(longestWord[c]!, textWidth(doc, word, face, size));
       }
       longestLine[c] = Math.max(longestLine[c]!, lineWidth);
     });
