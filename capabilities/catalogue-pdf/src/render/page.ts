@@ -75,7 +75,13 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
   const color = options.color ?? STYLE.text;
   const given = runs.length > 0 ? runs : [runOf(" ", "regular")];
   if (needsBidi(doc, given)) {
-    writeBidi(doc, given.map((run) => ({ ...run, text: breakableLongWords(run.text) })), options.x, bidiStyle(options), options.first);
+    writeBidi(
+      doc,
+      given.map((run) => ({ ...run, text: breakableLongWords(run.text) })),
+      options.x,
+      bidiStyle(options),
+      options.first,
+    );
     doc.fillColor(STYLE.text);
     return;
   }

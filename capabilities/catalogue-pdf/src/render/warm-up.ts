@@ -18,7 +18,12 @@ export async function warmUp(): Promise<void> {
       sections: [
         {
           heading: "Fonts",
-          content: ["Regular **bold** *italic* ***both*** `code` [link](https://example.com) Ωω Жж €", { type: "list", ordered: true, items: ["one", "two"] }, { type: "table", columns: [{ header: "A" }, { header: "B", align: "right" }], rows: [["a", "1"]] }, { type: "code", text: "x = 1" }],
+          content: [
+            "Regular **bold** *italic* ***both*** `code` [link](https://example.com) Ωω Жж €",
+            { type: "list", ordered: true, items: ["one", "two"] },
+            { type: "table", columns: [{ header: "A" }, { header: "B", align: "right" }], rows: [["a", "1"]] },
+            { type: "code", text: "x = 1" },
+          ],
         },
       ],
     },

@@ -145,7 +145,14 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
     items.forEach((item) => {
       const { piece } = item;
       useFont(doc, piece, piece.size).fillColor(style.colorOf(piece.run));
-      const options = { ...extra, lineBreak: false, baseline: -ascent, link: piece.run.link ?? null, underline: !!piece.run.link, ...(item.rtl ? { features: [RIGHT_TO_LEFT] } : {}) } as PDFKit.Mixins.TextOptions;
+      const options = {
+        ...extra,
+        lineBreak: false,
+        baseline: -ascent,
+        link: piece.run.link ?? null,
+        underline: !!piece.run.link,
+        ...(item.rtl ? { features: [RIGHT_TO_LEFT] } : {}),
+      } as PDFKit.Mixins.TextOptions;
       extra = {};
       const slice = text.slice(item.from, item.to);
       // pdfkit lays out a string word by word, left to right: a right-to-left stretch goes word by word too.

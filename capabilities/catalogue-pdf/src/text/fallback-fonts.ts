@@ -119,13 +119,7 @@ const CJK: readonly FamilyId[] = ["noto-sans-sc", "noto-sans-tc", "noto-sans-jp"
  */
 export function familyOrder(language: string | undefined): readonly FamilyId[] {
   const tag = (language ?? "").toLowerCase();
-  const first: FamilyId | undefined = tag.startsWith("ja")
-    ? "noto-sans-jp"
-    : tag.startsWith("ko")
-      ? "noto-sans-kr"
-      : /^zh-(tw|hk|mo|hant)/.test(tag)
-        ? "noto-sans-tc"
-        : undefined;
+  const first: FamilyId | undefined = tag.startsWith("ja") ? "noto-sans-jp" : tag.startsWith("ko") ? "noto-sans-kr" : /^zh-(tw|hk|mo|hant)/.test(tag) ? "noto-sans-tc" : undefined;
   if (!first) return FAMILY_ORDER;
   return [...FAMILY_ORDER.filter((f) => !CJK.includes(f)), first, ...CJK.filter((f) => f !== first)];
 }
