@@ -24,7 +24,8 @@ const render = async (language: string, paragraphs: string[]) => {
 const logical = (text: string) => flat(text.replace(/[\u200E\u200F\u202A-\u202E]/g, ""));
 
 // Letters and digits only: poppler rebuilds right-to-left lines from glyph positions and may put a comma
-// or full stop at a script or direction change on the other side of a space (issue 17, a known gap).
+// or full stop at a direction change on the other side of a space, and after a Bengali word ending in a
+// below-base form it sees a space before the next punctuation (a known gap, see the README).
 const letters = (text: string) => text.replace(/[\p{P}\s\u200E\u200F\u202A-\u202E]/gu, "");
 
 // One line per script, in a document of its language: each must come back exactly as written.

@@ -18,11 +18,12 @@ export async function warmUp(): Promise<void> {
       sections: [
         {
           heading: "Fonts",
+          // Regular and bold only: each face HarfBuzz opens costs memory, and a further face is ready in
+          // milliseconds when a document first uses it.
           content: [
-            "Regular **bold** *italic* ***both*** `code` [link](https://example.com) Ωω Жж €",
+            "Regular **bold** [link](https://example.com) Ωω Жж €",
             { type: "list", ordered: true, items: ["one", "two"] },
             { type: "table", columns: [{ header: "A" }, { header: "B", align: "right" }], rows: [["a", "1"]] },
-            { type: "code", text: "x = 1" },
           ],
         },
       ],

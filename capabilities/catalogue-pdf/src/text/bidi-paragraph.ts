@@ -122,8 +122,8 @@ export function bidiHeight(doc: Doc, runs: readonly Run[], style: BidiStyle): nu
 /**
  * Writes a paragraph from (x, doc.y) in visual order: each line reordered by the bidi levels, right-to-left
  * stretches drawn word by word from the right, mirrored brackets, starting at the right margin when the
- * paragraph is right to left. Each line is marked with its logical text (ActualText), so copying it out
- * gives the characters in the order they were written.
+ * paragraph is right to left. Each glyph maps to the characters it stands for, so a reader that rebuilds
+ * right-to-left lines (poppler, pdf.js) copies the text out in the order it was written.
  */
 export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: BidiStyle, first: PDFKit.Mixins.TextOptions = {}): void {
   const laid = layout(doc, runs, style);
