@@ -11,8 +11,9 @@ export interface FontRun {
 }
 
 // Marks, joiners, variation selectors, emoji modifiers and tags belong to the character before them: a
-// shaping engine must see them in the same run (a conjunct, a ZWJ emoji sequence).
-const ATTACHED = /[\p{M}\u200C\u200D\uFE00-\uFE0F\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/u;
+// shaping engine must see them in the same run (a conjunct, a ZWJ emoji sequence). So do controls (line
+// breaks), which no font draws.
+const ATTACHED = /[\p{M}\p{Cc}\p{Cf}\uFE00-\uFE0F\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/u;
 // Digits, spaces and punctuation stay in the font of the text around them when it has them.
 const NEUTRAL = /[\p{N}\p{P}\p{Z}\p{Sm}\p{Sc}\p{Sk}\s]/u;
 const SPACE = /[\p{Z}\s]/u;
@@ -22,6 +23,7 @@ const SPACE = /[\p{Z}\s]/u;
  * (the document was checked with {@link hasGlyph} before rendering, so none are left by then).
  */
 export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[] = FAMILY_ORDER): FontRun[] {
+  if (allInFace(text, face)) return [{ text, name: face, font: fonts()[face] }];
   const runs: FontRun[] = [];
   const bold = face === "bold" || face === "boldItalic" || face === "monoBold";
   for (const char of text) {
@@ -32,7 +34,7 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
       last.text += char;
       continue;
     }
-    const chosen = primary(face, char, codePoint) ?? fallbackFor(codePoint, bold, order) ?? last ?? { name: face, font: fonts()[face] };
+    const chosen = primary(face, char, codePoint) ?? (ATTACHED.test(char) ? undefined : fallbackFor(codePoint, bold, order)) ?? last ?? { name: face, font: fonts()[face] };
     if (last && last.name === chosen.name) last.text += char;
     else runs.push({ text: char, name: chosen.name, font: chosen.font });
   }
@@ -42,7 +44,25 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
 // Scripts DejaVu has glyphs for but no shaping of the quality Noto's fonts have: Noto sets them.
 const NOTO_FIRST = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
 
-/** The DejaVu instance for a character, if DejaVu has it. */
+/**
+ * The common case, checked cheaply: Latin, Greek, Cyrillic and general punctuation the face has (a
+ * character of another script, or one the face lacks, takes the long way).
+ */
+function allInFace(text: string, face: FontKey): boolean {
+  const font = fonts()[face];
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) {
+      if (unit < 0x20) return false;
+      continue;
+    }
+    if (unit >= 0x0530 && (unit < 0x2000 || unit > 0x20cf)) return false;
+    if ((unit >= 0x0300 && unit < 0x0370) || !font.hasGlyphForCodePoint(unit)) return false;
+  }
+  return true;
+}
+
+/** The DejaVu face for a character, if it has it. */
 function primary(face: FontKey, char: string, codePoint: number): { name: string; font: fontkit.Font } | undefined {
   if (NOTO_FIRST.test(char)) return undefined;
   const font = fonts()[face];

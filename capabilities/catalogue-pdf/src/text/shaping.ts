@@ -62,18 +62,37 @@ export const RIGHT_TO_LEFT = "selu-rtl";
 export function shapeWithHarfBuzz(font: fontkit.Font, bytes: Uint8Array): void {
   let hbFont: hb.Font | undefined;
   const glyphOf = glyphTable(font);
+  // Shaped words, kept across documents (pdfkit's own cache lives for one document): a letter's words
+  // repeat from call to call. Bounded like pdfkit's (see render/layout-cache.ts).
+  let cache = new Map<string, ShapedRun>();
   (font as { layout: (text: string, features?: unknown) => ShapedRun }).layout = (text: string, features?: unknown) => {
-    hbFont ??= new hb.Font(new hb.Face(new hb.Blob(bytes), 0));
-    buffer ??= new hb.Buffer();
-    buffer.reset();
-    buffer.addText(text);
-    buffer.guessSegmentProperties();
     const rtl = (Array.isArray(features) && features.includes(RIGHT_TO_LEFT)) || directionOf(text) === "rtl";
-    buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
-    hb.shape(hbFont, buffer);
-    return toRun(text, buffer.getGlyphInfosAndPositions(), glyphOf);
+    const key = rtl ? `\u0000${text}` : text;
+    let run = cache.get(key);
+    if (!run) {
+      hbFont ??= new hb.Font(new hb.Face(new hb.Blob(bytes), 0));
+      buffer ??= new hb.Buffer();
+      buffer.reset();
+      buffer.addText(text);
+      buffer.guessSegmentProperties();
+      buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
+      hb.shape(hbFont, buffer);
+      run = toRun(text, buffer.getGlyphInfosAndPositions(), glyphOf);
+      if (text.length <= MAX_CACHED_CHARS) {
+        if (cache.size >= MAX_CACHED_RUNS) cache = new Map();
+        cache.set(key, run);
+      }
+    }
+    // pdfkit scales the positions it is given in place: each caller gets its own.
+    return new ShapedRun(
+      run.glyphs,
+      run.positions.map((p) => ({ ...p })),
+    );
   };
 }
+
+const MAX_CACHED_RUNS = 4_000;
+const MAX_CACHED_CHARS = 64;
 
 // Glyph ids from here up name a copy of a glyph that stands for other characters (see `variantOf`).
 const VARIANT = 0x10000;
