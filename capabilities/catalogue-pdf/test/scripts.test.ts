@@ -4,8 +4,9 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { woffToSfnt } from "../src/text/woff.js";
 import { drawnRuns, hbShapeOutlines } from "./support/glyphs.js";
-import { startPdf, type PdfHarness } from "./support/harness.js";
+import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
 import { flat, pdfFonts, pdfText } from "./support/poppler.js";
+import { difference, readReference, titleInk, writeReference } from "./support/reference-image.js";
 
 // Every script end to end: rendered by the production entrypoint over gRPC, read back with poppler, and
 // the shaped glyphs compared with an independent HarfBuzz (Debian's hb-shape).
@@ -100,5 +101,31 @@ describe("shaping matches an independent HarfBuzz (hb-shape)", () => {
     const expected = hbShapeOutlines(font(), word);
     const drawn = (await drawnRuns(bytes)).map((r) => r.outlines);
     expect(drawn, `a run drawn as hb-shape's ${expected.length} glyphs`).toContainEqual(expected);
+  });
+});
+
+// Where shaping shows, the rendered title is compared with a reference image a person looked at
+// (test/fixtures/reference/*.png; UPDATE_REFERENCES=1 rewrites them, look at them before committing).
+describe("rendered shaping matches the reference images", () => {
+  const cases: [string, string, string][] = [
+    ["arabic", "ar", "العربية لا"],
+    ["devanagari", "hi", "क्षत्रिय हिन्दी"],
+    ["thai", "th", "สวัสดี น้ำ"],
+    ["ligature", "en", "office fluffy"],
+  ];
+  it.each(cases)("%s", async (name, language, text) => {
+    const result = await pdf.ok("create_pdf_document", { title: text, language, sections: [{ heading: "x", content: ["x"] }] });
+    const ink = titleInk(pdf.bytes(result));
+    expect(ink.width, "the title has ink").toBeGreaterThan(40);
+    const path = `${capabilityDir}/test/fixtures/reference/${name}.png`;
+    if (process.env.UPDATE_REFERENCES) writeReference(path, ink);
+    const reference = readReference(path);
+    expect(reference, `${path} exists (UPDATE_REFERENCES=1 writes it)`).toBeDefined();
+    expect(difference(ink, reference!)).toBeLessThan(0.01);
+  });
+
+  it("tells a wrongly shaped word apart (the comparison can fail)", async () => {
+    const result = await pdf.ok("create_pdf_document", { title: "क ् ष त ् र ि य हिन्दी", language: "hi", sections: [{ heading: "x", content: ["x"] }] });
+    expect(difference(titleInk(pdf.bytes(result)), readReference(`${capabilityDir}/test/fixtures/reference/devanagari.png`)!)).toBeGreaterThan(0.05);
   });
 });
