@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,6 +87,16 @@ describe("every script", () => {
   });
 });
 
+function withPdf<T>(bytes: Uint8Array, read: (path: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), "pdf-rtl-"));
+  try {
+    writeFileSync(join(dir, "doc.pdf"), bytes);
+    return read(join(dir, "doc.pdf"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const require = createRequire(import.meta.url);
 const noto = (family: string, file: string) => woffToSfnt(readFileSync(join(dirname(require.resolve(`@fontsource/${family}/package.json`)), "files", file)));
 const dejavu = () => readFileSync(join(dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf", "DejaVuSans.ttf"));
@@ -127,5 +139,38 @@ describe("rendered shaping matches the reference images", () => {
   it("tells a wrongly shaped word apart (the comparison can fail)", async () => {
     const result = await pdf.ok("create_pdf_document", { title: "क ् ष त ् र ि य हिन्दी", language: "hi", sections: [{ heading: "x", content: ["x"] }] });
     expect(difference(titleInk(pdf.bytes(result)), readReference(`${capabilityDir}/test/fixtures/reference/devanagari.png`)!)).toBeGreaterThan(0.05);
+  });
+});
+
+describe("right-to-left documents", () => {
+  // Where pdftotext -bbox finds each word (the left edge of its box, in points).
+  const leftEdges = (bytes: Uint8Array) => {
+    const html = withPdf(bytes, (path) => execFileSync("pdftotext", ["-bbox", path, "-"], { encoding: "utf8" }));
+    return new Map([...html.matchAll(/<word xMin="([\d.]+)"[^>]*>([^<]+)<\/word>/g)].map((m) => [m[2]!, Number(m[1])]));
+  };
+
+  it("starts a table's first column, a list's markers and paragraphs at the right margin", async () => {
+    const result = await pdf.ok("create_pdf_document", {
+      title: "جدول",
+      language: "ar",
+      // Latin words mark the places (pdftotext -bbox reads right-to-left words glyph by glyph).
+      sections: [
+        {
+          heading: "قسم",
+          content: [
+            { type: "table", columns: [{ header: "First" }, { header: "Second" }], rows: [["أ", "ب"]] },
+            { type: "list", items: ["بند Item"] },
+            "فقرة قصيرة Mark",
+            "A short English paragraph.",
+          ],
+        },
+      ],
+    });
+    const x = leftEdges(pdf.bytes(result));
+    expect(x.get("First")!).toBeGreaterThan(x.get("Second")!);
+    expect(x.get("•")!).toBeGreaterThan(x.get("Item")!);
+    expect(x.get("Mark")!).toBeGreaterThan(300);
+    // A paragraph that starts with a Latin letter runs left to right, even in an Arabic document.
+    expect(x.get("short")!).toBeLessThan(150);
   });
 });

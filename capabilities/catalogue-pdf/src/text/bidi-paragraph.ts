@@ -8,6 +8,7 @@ import { fontRuns, type FontRun } from "./font-runs.js";
 import { RIGHT_TO_LEFT } from "./shaping.js";
 
 const bidi = bidiFactory();
+const STRONG = /\p{L}/u;
 const HAS_RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
 
 /** How a paragraph's runs are sized and coloured (decided by the caller, page.ts). */
@@ -42,13 +43,13 @@ interface Laid {
 /**
  * Lays out a paragraph by the Unicode Bidirectional Algorithm (UAX #9, bidi-js) and breaks its lines
  * where UAX #14 allows (the linebreak package pdfkit uses too: between ideographs, never before closing
- * punctuation). The paragraph's direction is the document's for a right-to-left language, otherwise its
- * first strong character's.
+ * punctuation). A paragraph takes the direction of its first strong character (UAX #9, P2), and one with
+ * none (numbers, punctuation) the document's.
  */
 function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
   const text = runs.map((r) => r.text).join("") || " ";
   const context = textOf(doc);
-  const levels = bidi.getEmbeddingLevels(text, context.rtl ? "rtl" : "auto");
+  const levels = bidi.getEmbeddingLevels(text, STRONG.test(text) ? "auto" : context.rtl ? "rtl" : "ltr");
   const pieces: Piece[] = [];
   let at = 0;
   for (const run of runs) {
@@ -150,16 +151,21 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
         lineBreak: false,
         baseline: -ascent,
         link: piece.run.link ?? null,
-        underline: !!piece.run.link,
         ...(item.rtl ? { features: [RIGHT_TO_LEFT] } : {}),
       } as PDFKit.Mixins.TextOptions;
       extra = {};
       const slice = text.slice(item.from, item.to);
       // pdfkit lays out a string word by word, left to right: a right-to-left stretch goes word by word too.
       const words = item.rtl ? (slice.match(/\s+|\S+/gu) ?? []).reverse() : [slice];
+      const start = at;
       for (const word of words) {
         doc.text(word, at, y, options);
         at += doc.widthOfString(word, options);
+      }
+      // Links are underlined just under the shared baseline (pdfkit would go by each font's line height).
+      if (piece.run.link) {
+        const under = y + ascent + piece.size * 0.15;
+        doc.save().moveTo(start, under).lineTo(at, under).lineWidth(0.5).strokeColor(style.colorOf(piece.run)).stroke().restore();
       }
     });
     y += laid.lineHeight + style.lineGap;

@@ -29,6 +29,14 @@ export function textOf(doc: Doc): DocText {
   return context;
 }
 
+/**
+ * Whether the document's language is written right to left: its lists, tables and quotes are then mirrored
+ * (markers, first column and quote bar on the right).
+ */
+export function rightToLeft(doc: Doc): boolean {
+  return textOf(doc).rtl;
+}
+
 /** Selects a run's font at `size`, registering it with the document on first use (fonts load lazily). */
 export function useFont(doc: Doc, run: Pick<FontRun, "name" | "font">, size: number): Doc {
   const { registered } = textOf(doc);

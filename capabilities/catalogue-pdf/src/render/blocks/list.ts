@@ -1,4 +1,5 @@
 import type { PreparedListItem } from "../../document/prepare.js";
+import { rightToLeft } from "../../text/doc-text.js";
 import { area, drawLine, ensureSpace, STYLE, writeRuns, type Doc } from "../page.js";
 
 const BULLETS = ["•", "◦", "▪", "–"];
@@ -16,12 +17,20 @@ function renderItems(doc: Doc, items: readonly PreparedListItem[], ordered: bool
   const markers = items.map((_, i) => (ordered ? orderedMarker(i + 1, depth) : BULLETS[depth % BULLETS.length]!));
   const markerWidth = Math.max(10, ...markers.map((m) => doc.widthOfString(m))) + 5;
   const x = left + depth * INDENT;
+  const rtl = rightToLeft(doc);
   const lineHeight = doc.currentLineHeight(true) + STYLE.lineGap;
   items.forEach((item, i) => {
     ensureSpace(doc, lineHeight);
     const y = doc.y;
-    drawLine(doc, markers[i]!, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true });
-    writeRuns(doc, item.runs, { x: x + markerWidth, width: width - depth * INDENT - markerWidth, size: STYLE.body });
+    const textWidth = width - depth * INDENT - markerWidth;
+    if (rtl) {
+      // Mirrored: the marker right of the text, both set in from the right margin.
+      drawLine(doc, markers[i]!, "regular", left + textWidth + 5, y, { size: STYLE.body });
+      writeRuns(doc, item.runs, { x: left, width: textWidth, size: STYLE.body });
+    } else {
+      drawLine(doc, markers[i]!, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true });
+      writeRuns(doc, item.runs, { x: x + markerWidth, width: textWidth, size: STYLE.body });
+    }
     doc.y += 2;
     if (item.items.length > 0) renderItems(doc, item.items, ordered, depth + 1);
   });

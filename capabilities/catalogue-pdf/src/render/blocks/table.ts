@@ -1,6 +1,7 @@
 import { ToolError } from "@selu-catalogue/kit";
 import type { Run } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
+import { rightToLeft } from "../../text/doc-text.js";
 import { fontKeyFor } from "../fonts.js";
 import { area, ensureSpace, runsHeight, STYLE, textWidth, writeRuns, type Doc } from "../page.js";
 
@@ -50,11 +51,14 @@ function drawRow(doc: Doc, cells: readonly Run[][], height: number, widths: read
   const y = doc.y;
   const total = widths.reduce((a, b) => a + b, 0);
   if (fill) doc.save().rect(left, y, total, height).fill(fill).restore();
-  let x = left;
+  // A right-to-left document's table starts at the right: its first column is the rightmost.
+  const rtl = rightToLeft(doc);
+  let x = rtl ? left + total : left;
   cells.forEach((cell, c) => {
+    if (rtl) x -= widths[c]!;
     doc.y = y + PAD + OPTICAL_SHIFT;
     writeRuns(doc, cell, { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 });
-    x += widths[c]!;
+    if (!rtl) x += widths[c]!;
   });
   doc
     .save()

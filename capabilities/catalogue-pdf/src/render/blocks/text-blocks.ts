@@ -1,4 +1,5 @@
 import type { Run } from "../../document/inline.js";
+import { rightToLeft } from "../../text/doc-text.js";
 import { area, currentPage, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 
 /** A paragraph: flowing runs over the text width, breaking across pages as needed. */
@@ -20,17 +21,20 @@ export function renderQuote(doc: Doc, runs: readonly Run[], attribution: string 
   if (height <= bottom - top) ensureSpace(doc, height);
   const startY = doc.y;
   const startPage = currentPage(doc);
-  writeRuns(doc, runs, { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.body, color: STYLE.muted });
+  // In a right-to-left document the bar stands on the right.
+  const rtl = rightToLeft(doc);
+  const textX = rtl ? left : left + QUOTE_INDENT;
+  writeRuns(doc, runs, { x: textX, width: textWidth, size: STYLE.body, color: STYLE.muted });
   if (currentPage(doc) === startPage) {
     doc
       .save()
-      .rect(left + 2, startY, 2.5, doc.y - startY)
+      .rect(rtl ? left + width - 4.5 : left + 2, startY, 2.5, doc.y - startY)
       .fill(STYLE.rule)
       .restore();
   }
   if (attribution) {
     doc.y += 2;
-    writeRuns(doc, [runOf(`— ${attribution}`, "regular")], { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.small, color: STYLE.muted });
+    writeRuns(doc, [runOf(`— ${attribution}`, "regular")], { x: textX, width: textWidth, size: STYLE.small, color: STYLE.muted });
   }
   doc.y += STYLE.paragraphGap;
 }
