@@ -93,6 +93,7 @@ export function shapeWithHarfBuzz(font: fontkit.Font, bytes: Uint8Array): void {
 
 const MAX_CACHED_RUNS = 4_000;
 const MAX_CACHED_CHARS = 64;
+const MAX_CACHED_SUBSETS = 16;
 
 // Glyph ids from here up name a copy of a glyph that stands for other characters (see `variantOf`).
 const VARIANT = 0x10000;
@@ -132,13 +133,27 @@ function glyphTable(font: fontkit.Font): (id: number, text: string) => ShapedGly
   const glyphs = new Map<string, ShapedGlyph>();
   const meanings = new Map<number, number>();
   const createSubset = font.createSubset.bind(font);
+  // Encoded subsets by the glyphs they hold: documents that use the same glyphs (the same letter again,
+  // a form filled in) embed the same bytes without encoding the font again.
+  const encoded = new Map<string, Uint8Array>();
   (font as { createSubset: () => unknown }).createSubset = () => {
-    const subset = createSubset() as unknown as { includeGlyph(id: number): number; glyphs: number[]; mapping: Record<number, number> };
+    const subset = createSubset() as unknown as { includeGlyph(id: number): number; encode(): Uint8Array; glyphs: number[]; mapping: Record<number, number> };
     const include = subset.includeGlyph.bind(subset);
     subset.includeGlyph = (id: number) => {
       if (typeof id !== "number" || id < VARIANT) return include(id);
       subset.mapping[id] ??= subset.glyphs.push(id % VARIANT) - 1;
       return subset.mapping[id]!;
+    };
+    const encode = subset.encode.bind(subset);
+    subset.encode = () => {
+      const key = subset.glyphs.join(",");
+      let bytes = encoded.get(key);
+      if (!bytes) {
+        bytes = encode();
+        if (encoded.size >= MAX_CACHED_SUBSETS) encoded.delete(encoded.keys().next().value!);
+        encoded.set(key, bytes);
+      }
+      return bytes;
     };
     return subset;
   };
