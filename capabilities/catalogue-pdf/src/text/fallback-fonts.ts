@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import * as fontkit from "fontkit";
@@ -125,17 +125,20 @@ export function familyOrder(language: string | undefined): readonly FamilyId[] {
 }
 
 /**
- * Throws naming the first fallback font files that are missing (an image built without them): each
- * family's Unicode ranges and its regular and bold files, without reading them (that waits for a document).
+ * Throws naming the first fallback font file that is missing (an image built without them): each family's
+ * Unicode ranges and the regular and bold files of its first slice, without reading the fonts (that waits
+ * for a document).
  */
 export function checkFallbackFiles(): void {
   const require = createRequire(import.meta.url);
   for (const family of FAMILIES) {
     const dir = dirname(require.resolve(`@fontsource/${family.id}/package.json`));
-    if (!existsSync(join(dir, "unicode.json"))) throw new Error(`${join(dir, "unicode.json")} is missing`);
-    const files = readdirSync(join(dir, "files"));
+    const unicode = JSON.parse(readFileSync(join(dir, "unicode.json"), "utf8")) as Record<string, string>;
+    const key = Object.keys(unicode).find((k) => (family.subsets as readonly string[]).includes(k.startsWith("[") ? "n" : k));
+    if (!key) throw new Error(`${family.id}: no ${family.subsets.join(", ")} slice in unicode.json`);
     for (const weight of family.bold ? [400, 700] : [400]) {
-      if (!files.some((f) => f.endsWith(`-${weight}-normal.woff`))) throw new Error(`the ${weight} font files of ${family.id} are missing`);
+      const file = join(dir, "files", `${family.id}-${key.replace(/^\[|\]$/g, "")}-${weight}-normal.woff`);
+      if (!existsSync(file)) throw new Error(`font file ${file} is missing`);
     }
   }
 }
