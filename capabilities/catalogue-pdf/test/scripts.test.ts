@@ -142,13 +142,54 @@ describe("rendered shaping matches the reference images", () => {
   });
 });
 
-describe("right-to-left documents", () => {
-  // Where pdftotext -bbox finds each word (the left edge of its box, in points).
-  const leftEdges = (bytes: Uint8Array) => {
-    const html = withPdf(bytes, (path) => execFileSync("pdftotext", ["-bbox", path, "-"], { encoding: "utf8" }));
-    return new Map([...html.matchAll(/<word xMin="([\d.]+)"[^>]*>([^<]+)<\/word>/g)].map((m) => [m[2]!, Number(m[1])]));
-  };
+// Where pdftotext -bbox finds each word: the left edge and top of its box, in points.
+const boxes = (bytes: Uint8Array) => {
+  const html = withPdf(bytes, (path) => execFileSync("pdftotext", ["-bbox", path, "-"], { encoding: "utf8" }));
+  return new Map([...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]+)<\/word>/g)].map((m) => [m[3]!, { x: Number(m[1]), y: Number(m[2]) }]));
+};
+const leftEdges = (bytes: Uint8Array) => new Map([...boxes(bytes)].map(([word, box]) => [word, box.x]));
 
+describe("text in several fonts is measured in each", () => {
+  it("gives a table row and a quote of wrapped Chinese the height of all their lines", async () => {
+    const long = "这是一个很长的中文说明，用来测试表格单元格中的自动换行是否正确。".repeat(4);
+    const result = await pdf.ok("create_pdf_document", {
+      title: "表格",
+      language: "zh",
+      sections: [
+        {
+          heading: "测试",
+          content: [
+            {
+              type: "table",
+              columns: [{ header: "A" }, { header: "B" }],
+              rows: [
+                ["一", `${long} CELLEND`],
+                ["ROWTWO", "短"],
+              ],
+            },
+            { type: "quote", text: `${long} QUOTEEND` },
+            "AFTER",
+          ],
+        },
+      ],
+    });
+    const at = boxes(pdf.bytes(result));
+    expect(at.get("ROWTWO")!.y).toBeGreaterThan(at.get("CELLEND")!.y + 5);
+    expect(at.get("AFTER")!.y).toBeGreaterThan(at.get("QUOTEEND")!.y + 5);
+    // Every line of the cell is there, in order.
+    expect(logical(pdfText(pdf.bytes(result))).replace(/ /g, "")).toContain(`${long}CELLEND`);
+  });
+
+  it("breaks a line of unspaced Thai between characters rather than running past the margin", async () => {
+    const result = await pdf.ok("create_pdf_document", { title: "ไทย", language: "th", sections: [{ heading: "ไทย", content: ["สวัสดีครับ".repeat(30)] }] });
+    const lines = pdfText(pdf.bytes(result))
+      .split("\n")
+      .filter((l) => l.includes("สวัสดี"));
+    expect(lines.length).toBeGreaterThan(2);
+  });
+});
+
+describe("right-to-left documents", () => {
   it("starts a table's first column, a list's markers and paragraphs at the right margin", async () => {
     const result = await pdf.ok("create_pdf_document", {
       title: "جدول",

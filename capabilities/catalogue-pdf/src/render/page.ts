@@ -1,6 +1,6 @@
 import type PDFDocument from "pdfkit";
 import type { Run } from "../document/inline.js";
-import { bidiHeight, needsBidi, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
+import { bidiHeight, needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
 import { fontRuns } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
@@ -74,14 +74,9 @@ export function runOf(text: string, face: FontKey): Run {
 export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
   const color = options.color ?? STYLE.text;
   const given = runs.length > 0 ? runs : [runOf(" ", "regular")];
-  if (needsBidi(doc, given)) {
-    writeBidi(
-      doc,
-      given.map((run) => ({ ...run, text: breakableLongWords(run.text) })),
-      options.x,
-      bidiStyle(options),
-      options.first,
-    );
+  if (needsOwnLayout(doc, given)) {
+    // Breaks by UAX #14 and, for a word wider than the line, between characters: no marks needed.
+    writeBidi(doc, given, options.x, bidiStyle(options), options.first);
     doc.fillColor(STYLE.text);
     return;
   }
@@ -169,7 +164,7 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
   const color = options.color ?? STYLE.text;
   const link = (options.goTo ? { goTo: options.goTo } : {}) as PDFKit.Mixins.TextOptions;
   doc.fillColor(color);
-  if (needsBidi(doc, [runOf(line, face)])) {
+  if (needsOwnLayout(doc, [runOf(line, face)])) {
     doc.y = y;
     writeBidi(doc, [runOf(line, face)], start, { width: width + 1, lineGap: 0, align: "left", sizeOf: () => size, colorOf: () => color }, link);
   } else {
@@ -195,7 +190,7 @@ export function textWidth(doc: Doc, text: string, face: FontKey, size: number): 
 
 /** The height runs take when written with {@link writeRuns}, measured in the widest face they use. */
 export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
-  if (needsBidi(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
+  if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
   const text = runs.map((r) => r.text).join("") || " ";
   const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));
   if (faces.size === 0) faces.add("regular");

@@ -4,7 +4,7 @@ import type { Run } from "../document/inline.js";
 import { fonts, fontKeyFor } from "../render/fonts.js";
 import type { Doc } from "../render/page.js";
 import { textOf, useFont } from "./doc-text.js";
-import { fontRuns, type FontRun } from "./font-runs.js";
+import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
 import { RIGHT_TO_LEFT } from "./shaping.js";
 
 const bidi = bidiFactory();
@@ -20,9 +20,13 @@ export interface BidiStyle {
   colorOf(run: Run): string;
 }
 
-/** Whether runs need the bidirectional layout: right-to-left text in them, or a right-to-left document. */
-export function needsBidi(doc: Doc, runs: readonly Run[]): boolean {
-  return textOf(doc).rtl || runs.some((r) => HAS_RTL.test(r.text));
+/**
+ * Whether runs are laid out here rather than by pdfkit: right-to-left text or a right-to-left document,
+ * or text in more fonts than the run's DejaVu face (pdfkit measures a line in one font, so it would size
+ * table rows and quotes of Chinese or Devanagari text wrongly).
+ */
+export function needsOwnLayout(doc: Doc, runs: readonly Run[]): boolean {
+  return textOf(doc).rtl || runs.some((r) => HAS_RTL.test(r.text) || !inOneFace(r.text, fontKeyFor(r)));
 }
 
 interface Piece extends FontRun {
@@ -67,7 +71,13 @@ function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
   }
   if (pieces.length === 0) pieces.push({ ...fontRuns(" ", "regular")[0]!, start: 0, end: 1, run: runs[0] ?? { text: " ", bold: false, italic: false, code: false }, size: style.width });
   let lineHeight = 0;
-  for (const piece of pieces) lineHeight = Math.max(lineHeight, useFont(doc, piece, piece.size).currentLineHeight(true));
+  const measured = new Set<string>();
+  for (const piece of pieces) {
+    const key = `${piece.name}@${piece.size}`;
+    if (measured.has(key)) continue;
+    measured.add(key);
+    lineHeight = Math.max(lineHeight, useFont(doc, piece, piece.size).currentLineHeight(true));
+  }
   return { text, levels, pieces, lines: breakLines(doc, text, pieces, style.width), lineHeight };
 }
 
@@ -86,6 +96,23 @@ function breakLines(doc: Doc, text: string, pieces: readonly Piece[], width: num
     const end = found.position;
     const segment = text.slice(last, end);
     const visible = measure(doc, pieces, text, last, last + segment.trimEnd().length);
+    if (visible > width) {
+      // Wider than a line on its own (Thai without spaces, a long unspaced run): cut between characters.
+      if (last > lineStart) push(lineStart, last);
+      lineStart = last;
+      lineWidth = 0;
+      for (const [from, to] of clusters(text, last, end)) {
+        const w = measure(doc, pieces, text, from, to);
+        if (lineWidth + w > width && from > lineStart) {
+          push(lineStart, from);
+          lineStart = from;
+          lineWidth = 0;
+        }
+        lineWidth += w;
+      }
+      last = end;
+      continue;
+    }
     if (lineWidth + visible > width && last > lineStart) {
       push(lineStart, last);
       lineStart = last;
@@ -103,10 +130,33 @@ function breakLines(doc: Doc, text: string, pieces: readonly Piece[], width: num
   return lines;
 }
 
-/** The width of text[from, to) set in its pieces' fonts. */
+/** A character with the marks that follow it, as [from, to) ranges of text[start, end). */
+function* clusters(text: string, start: number, end: number): Generator<[number, number]> {
+  let from = start;
+  for (let i = start; i < end; ) {
+    const next = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
+    if (next >= end || !MARK.test(String.fromCodePoint(text.codePointAt(next)!))) {
+      yield [from, next];
+      from = next;
+    }
+    i = next;
+  }
+}
+
+const MARK = /[\p{M}\u200C\u200D]/u;
+
+/** The width of text[from, to) set in its pieces' fonts (pieces are in text order: found by bisection). */
 function measure(doc: Doc, pieces: readonly Piece[], text: string, from: number, to: number): number {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pieces[mid]!.end <= from) lo = mid + 1;
+    else hi = mid;
+  }
   let width = 0;
-  for (const piece of pieces) {
+  for (let i = lo; i < pieces.length && pieces[i]!.start < to; i++) {
+    const piece = pieces[i]!;
     const a = Math.max(from, piece.start);
     const b = Math.min(to, piece.end);
     if (a < b) width += useFont(doc, piece, piece.size).widthOfString(text.slice(a, b));
@@ -184,8 +234,14 @@ interface Item {
 /** The line's stretches in visual order, each within one piece and one direction. */
 function visualItems(text: string, levels: EmbeddingLevels, pieces: readonly Piece[], start: number, end: number): Item[] {
   if (end <= start) return [];
-  const order = bidi.getReorderedIndices(text, levels, start, end - 1);
-  const pieceAt = (i: number) => pieces.find((p) => i >= p.start && i < p.end)!;
+  const order = reordered(levels.levels, start, end);
+  let cursor = 0;
+  const pieceAt = (i: number) => {
+    // Visual order walks the line's pieces forwards and backwards, a few at a time.
+    while (i < pieces[cursor]!.start) cursor--;
+    while (i >= pieces[cursor]!.end) cursor++;
+    return pieces[cursor]!;
+  };
   const items: Item[] = [];
   for (const index of order) {
     const piece = pieceAt(index);
@@ -197,6 +253,34 @@ function visualItems(text: string, levels: EmbeddingLevels, pieces: readonly Pie
     } else items.push({ piece, from: index, to: index + 1, rtl });
   }
   return items;
+}
+
+/**
+ * The indexes of a line in visual order (UAX #9, L2): from the highest level down to the lowest odd one,
+ * every stretch at that level or above is reversed. The line's trailing spaces were cut before (L1).
+ */
+function reordered(levels: Uint8Array, start: number, end: number): number[] {
+  const order = Array.from({ length: end - start }, (_, i) => start + i);
+  let highest = 0;
+  let lowestOdd = Number.POSITIVE_INFINITY;
+  for (let i = start; i < end; i++) {
+    const level = levels[i]!;
+    highest = Math.max(highest, level);
+    if (level & 1) lowestOdd = Math.min(lowestOdd, level);
+  }
+  for (let level = highest; level >= lowestOdd; level--) {
+    for (let i = 0; i < order.length; ) {
+      if (levels[order[i]!]! < level) {
+        i++;
+        continue;
+      }
+      let j = i;
+      while (j < order.length && levels[order[j]!]! >= level) j++;
+      order.splice(i, j - i, ...order.slice(i, j).reverse());
+      i = j;
+    }
+  }
+  return order;
 }
 
 function paragraphLevel(levels: EmbeddingLevels, index: number): number {

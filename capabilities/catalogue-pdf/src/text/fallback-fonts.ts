@@ -83,6 +83,26 @@ function parseRanges(css: string): [number, number][] {
  * `order` (the CJK family for the document's language first); files are parsed on first use and kept.
  */
 export function fallbackFor(codePoint: number, bold: boolean, order: readonly FamilyId[] = FAMILY_ORDER): FallbackFont | undefined {
+  let known = chosen.get(order);
+  if (!known) {
+    known = new Map();
+    chosen.set(order, known);
+  }
+  const key = bold ? -codePoint - 1 : codePoint;
+  let font = known.get(key);
+  if (font === undefined) {
+    font = search(codePoint, bold, order) ?? null;
+    if (known.size >= MAX_REMEMBERED) known.clear();
+    known.set(key, font);
+  }
+  return font ?? undefined;
+}
+
+// The font found for each character (null: none), per family order: a CJK document asks for thousands.
+const chosen = new WeakMap<readonly FamilyId[], Map<number, FallbackFont | null>>();
+const MAX_REMEMBERED = 50_000;
+
+function search(codePoint: number, bold: boolean, order: readonly FamilyId[]): FallbackFont | undefined {
   const candidates = allSlices().filter((s) => s.ranges.some(([from, to]) => codePoint >= from && codePoint <= to));
   candidates.sort((a, b) => order.indexOf(a.family) - order.indexOf(b.family));
   for (const slice of candidates) {
@@ -121,8 +141,16 @@ export function familyOrder(language: string | undefined): readonly FamilyId[] {
   const tag = (language ?? "").toLowerCase();
   const first: FamilyId | undefined = tag.startsWith("ja") ? "noto-sans-jp" : tag.startsWith("ko") ? "noto-sans-kr" : /^zh-(tw|hk|mo|hant)/.test(tag) ? "noto-sans-tc" : undefined;
   if (!first) return FAMILY_ORDER;
-  return [...FAMILY_ORDER.filter((f) => !CJK.includes(f)), first, ...CJK.filter((f) => f !== first)];
+  let order = orders.get(first);
+  if (!order) {
+    order = [...FAMILY_ORDER.filter((f) => !CJK.includes(f)), first, ...CJK.filter((f) => f !== first)];
+    orders.set(first, order);
+  }
+  return order;
 }
+
+// One array per order, so the choice of fallback can be remembered per order (see fallbackFor).
+const orders = new Map<FamilyId, readonly FamilyId[]>();
 
 /**
  * Throws naming the first fallback font file that is missing (an image built without them): each family's

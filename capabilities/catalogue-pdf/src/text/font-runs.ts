@@ -23,37 +23,42 @@ const SPACE = /[\p{Z}\s]/u;
  * (the document was checked with {@link hasGlyph} before rendering, so none are left by then).
  */
 export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[] = FAMILY_ORDER): FontRun[] {
-  if (allInFace(text, face)) return [{ text, name: face, font: fonts()[face] }];
-  const runs: FontRun[] = [];
+  if (inOneFace(text, face)) return [{ text, name: face, font: fonts()[face] }];
+  // Runs as [start, end) of text while scanning; their strings are cut once at the end.
+  const runs: { start: number; end: number; name: string; font: fontkit.Font }[] = [];
   const bold = face === "bold" || face === "boldItalic" || face === "monoBold";
-  for (const char of text) {
-    const codePoint = char.codePointAt(0)!;
+  for (let i = 0; i < text.length; ) {
+    const codePoint = text.codePointAt(i)!;
+    const next = i + (codePoint > 0xffff ? 2 : 1);
+    const char = text.slice(i, next);
     const last = runs.at(-1);
     // Spaces go to DejaVu (pdfkit shapes word by word anyway; Noto Emoji's space is twice as wide).
     if (last && (ATTACHED.test(char) || (NEUTRAL.test(char) && !(SPACE.test(char) && last.name !== face) && last.font.hasGlyphForCodePoint(codePoint)))) {
-      last.text += char;
-      continue;
+      last.end = next;
+    } else {
+      const chosen = primary(face, char, codePoint) ?? (ATTACHED.test(char) ? undefined : fallbackFor(codePoint, bold, order)) ?? last ?? { name: face, font: fonts()[face] };
+      if (last && last.name === chosen.name) last.end = next;
+      else runs.push({ start: i, end: next, name: chosen.name, font: chosen.font });
     }
-    const chosen = primary(face, char, codePoint) ?? (ATTACHED.test(char) ? undefined : fallbackFor(codePoint, bold, order)) ?? last ?? { name: face, font: fonts()[face] };
-    if (last && last.name === chosen.name) last.text += char;
-    else runs.push({ text: char, name: chosen.name, font: chosen.font });
+    i = next;
   }
-  return runs;
+  return runs.map((r) => ({ text: text.slice(r.start, r.end), name: r.name, font: r.font }));
 }
 
 // Scripts DejaVu has glyphs for but no shaping of the quality Noto's fonts have: Noto sets them.
 const NOTO_FIRST = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
 
 /**
- * The common case, checked cheaply: Latin, Greek, Cyrillic and general punctuation the face has (a
+ * Whether all of `text` is set in the face itself (the common case, checked cheaply): Latin, Greek, Cyrillic and general punctuation the face has (a
  * character of another script, or one the face lacks, takes the long way).
  */
-function allInFace(text: string, face: FontKey): boolean {
+export function inOneFace(text: string, face: FontKey): boolean {
   const font = fonts()[face];
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit < 0x80) {
-      if (unit < 0x20) return false;
+      // Line breaks and tabs are pdfkit's to handle; other controls take the long way.
+      if (unit < 0x20 && unit !== 0x0a && unit !== 0x09 && unit !== 0x0d) return false;
       continue;
     }
     if (unit >= 0x0530 && (unit < 0x2000 || unit > 0x20cf)) return false;
