@@ -70,6 +70,17 @@ describe("every script", () => {
     }
   });
 
+  it("keeps the lines of a long right-to-left paragraph in order, each read right to left", async () => {
+    const sentence = "هذه جملة عربية طويلة رقم 12 تتكرر عدة مرات. ";
+    const bytes = await render("ar", [sentence.repeat(10)]);
+    expect(
+      pdfText(bytes)
+        .split("\n")
+        .filter((l) => l.includes("جملة")).length,
+    ).toBeGreaterThan(2);
+    expect(letters(pdfText(bytes))).toContain(letters(sentence.repeat(10)));
+  });
+
   it("keeps a right-to-left paragraph with a number and an English phrase in logical order", async () => {
     const sample = "السعر 1250 ريال (تقريبا) حسب Selu Catalogue اليوم.";
     expect(letters(pdfText(await render("ar", [sample])))).toContain(letters(sample));

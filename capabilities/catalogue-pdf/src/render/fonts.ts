@@ -25,8 +25,8 @@ let loaded: FontSet | undefined;
 /**
  * The parsed DejaVu faces, loaded once and shared by every render (pdfkit accepts a fontkit font and keeps
  * its per-document subset itself), which saves parsing 2 MB of TrueType on every call. Text is shaped by
- * HarfBuzz (see text/shaping.ts), which also keeps Latin "A" and Greek "Α", one glyph in DejaVu, apart
- * for copying text out.
+ * HarfBuzz (see text/shaping.ts), which also maps each glyph to the characters it stood for where it was
+ * drawn (a component glyph such as the "c" of "ç" no longer loses its character).
  */
 export function fonts(): FontSet {
   if (loaded) return loaded;
