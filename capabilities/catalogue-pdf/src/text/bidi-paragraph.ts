@@ -5,11 +5,11 @@ import { fonts, fontKeyFor } from "../render/fonts.js";
 import type { Doc } from "../render/page.js";
 import { textOf, useFont } from "./doc-text.js";
 import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
-import { RIGHT_TO_LEFT } from "./shaping.js";
+import { hasRightToLeft, RIGHT_TO_LEFT } from "./shaping.js";
+import { reordered } from "./visual-order.js";
 
 const bidi = bidiFactory();
 const STRONG = /\p{L}/u;
-const HAS_RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
 
 /** How a paragraph's runs are sized and coloured (decided by the caller, page.ts). */
 export interface BidiStyle {
@@ -26,7 +26,7 @@ export interface BidiStyle {
  * table rows and quotes of Chinese or Devanagari text wrongly).
  */
 export function needsOwnLayout(doc: Doc, runs: readonly Run[]): boolean {
-  return textOf(doc).rtl || runs.some((r) => HAS_RTL.test(r.text) || !inOneFace(r.text, fontKeyFor(r)));
+  return textOf(doc).rtl || runs.some((r) => hasRightToLeft(r.text) || !inOneFace(r.text, fontKeyFor(r)));
 }
 
 interface Piece extends FontRun {
@@ -69,7 +69,10 @@ function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
       at += fontRun.text.length;
     }
   }
-  if (pieces.length === 0) pieces.push({ ...fontRuns(" ", "regular")[0]!, start: 0, end: 1, run: runs[0] ?? { text: " ", bold: false, italic: false, code: false }, size: style.width });
+  if (pieces.length === 0) {
+    const run = runs[0] ?? { text: " ", bold: false, italic: false, code: false };
+    pieces.push({ ...fontRuns(" ", fontKeyFor(run))[0]!, start: 0, end: 1, run, size: style.sizeOf(run) });
+  }
   let lineHeight = 0;
   const measured = new Set<string>();
   for (const piece of pieces) {
@@ -110,15 +113,14 @@ function breakLines(doc: Doc, text: string, pieces: readonly Piece[], width: num
         }
         lineWidth += w;
       }
-      last = end;
-      continue;
+    } else {
+      if (lineWidth + visible > width && last > lineStart) {
+        push(lineStart, last);
+        lineStart = last;
+        lineWidth = 0;
+      }
+      lineWidth += measure(doc, pieces, text, last, end);
     }
-    if (lineWidth + visible > width && last > lineStart) {
-      push(lineStart, last);
-      lineStart = last;
-      lineWidth = 0;
-    }
-    lineWidth += measure(doc, pieces, text, last, end);
     last = end;
     if (found.required && end < text.length) {
       push(lineStart, end);
@@ -253,34 +255,6 @@ function visualItems(text: string, levels: EmbeddingLevels, pieces: readonly Pie
     } else items.push({ piece, from: index, to: index + 1, rtl });
   }
   return items;
-}
-
-/**
- * The indexes of a line in visual order (UAX #9, L2): from the highest level down to the lowest odd one,
- * every stretch at that level or above is reversed. The line's trailing spaces were cut before (L1).
- */
-function reordered(levels: Uint8Array, start: number, end: number): number[] {
-  const order = Array.from({ length: end - start }, (_, i) => start + i);
-  let highest = 0;
-  let lowestOdd = Number.POSITIVE_INFINITY;
-  for (let i = start; i < end; i++) {
-    const level = levels[i]!;
-    highest = Math.max(highest, level);
-    if (level & 1) lowestOdd = Math.min(lowestOdd, level);
-  }
-  for (let level = highest; level >= lowestOdd; level--) {
-    for (let i = 0; i < order.length; ) {
-      if (levels[order[i]!]! < level) {
-        i++;
-        continue;
-      }
-      let j = i;
-      while (j < order.length && levels[order[j]!]! >= level) j++;
-      order.splice(i, j - i, ...order.slice(i, j).reverse());
-      i = j;
-    }
-  }
-  return order;
 }
 
 function paragraphLevel(levels: EmbeddingLevels, index: number): number {

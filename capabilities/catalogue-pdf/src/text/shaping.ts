@@ -36,6 +36,11 @@ export class ShapedRun {
 const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]/u;
 const LTR = /[\p{L}--[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]]/v;
 
+/** Whether `text` has a right-to-left letter. */
+export function hasRightToLeft(text: string): boolean {
+  return RTL.test(text);
+}
+
 /** "rtl" when the first strong character of `text` is right-to-left. */
 export function directionOf(text: string): "ltr" | "rtl" {
   const rtl = RTL.exec(text)?.index ?? -1;
