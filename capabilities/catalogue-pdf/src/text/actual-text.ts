@@ -3,8 +3,8 @@ import type { Doc } from "../render/page.js";
 /**
  * Opens a marked-content span whose ActualText is `text` (PDF 32000-1, 14.9.4): readers that copy or
  * search (poppler's pdftotext, Acrobat) take these characters instead of the glyphs' own mappings, which
- * can't say "these glyphs, drawn in this order, are that syllable" (a reordered Indic cluster, a
- * right-to-left line drawn left to right). Close it with {@link endActualText}.
+ * can't say "these glyphs, drawn in this order, are that syllable" (a reordered Indic cluster). Close it
+ * with {@link endActualText}.
  */
 export function beginActualText(doc: Doc, text: string): void {
   doc.addContent(`/Span <</ActualText <FEFF${utf16Hex(text)}>>> BDC`);
@@ -22,7 +22,8 @@ function utf16Hex(text: string): string {
 }
 
 // Scripts whose glyphs don't map one to one, in order, onto their characters: Indic and Southeast Asian
-// scripts (reordering, conjuncts, stacked marks), Arabic and Hebrew (joining forms, marks).
+// scripts (reordering, conjuncts, stacked marks). Right-to-left text is left to its glyphs' mappings:
+// poppler rebuilds right-to-left lines from them, and reverses an ActualText it takes for visual order.
 const COMPLEX = /[\u0900-\u0DFF\u0E00-\u0EFF\u0F00-\u0FFF\u1000-\u109F\u1780-\u17FF]/u;
 
 /**

@@ -11,7 +11,8 @@ interface DocText {
 
 const contexts = new WeakMap<Doc, DocText>();
 
-// Languages written right to left: their paragraphs start at the right margin whatever their first letter.
+// Languages written right to left: their lists, tables and quotes are mirrored, and a paragraph without
+// letters (numbers, punctuation) runs right to left.
 const RTL_LANGUAGES = /^(ar|arc|ckb|dv|fa|he|iw|ks|ps|sd|ug|ur|yi)(-|$)/i;
 
 /** Sets up a document for the text of `language` (a BCP 47 tag, or none). */
