@@ -3,8 +3,9 @@
 #   bubblewrap     runs capabilities as Selu's runner does (uid 1000, read-only root, own /tmp)
 #   poppler-utils  independent PDF reader (pdftotext, pdfinfo, pdfimages, pdftoppm) for the pdf tests
 #   qpdf           independent PDF structure check for the pdf tests
+#   libharfbuzz-bin  hb-shape, an independent HarfBuzz build the pdf tests check shaping against
 #   dovecot-imapd  a real IMAP server for the email tests
 #   zip, unzip     Info-ZIP, an independent ZIP writer and checker for the file-manager tests
 set -euo pipefail
-packages=(bubblewrap poppler-utils qpdf dovecot-imapd zip unzip)
+packages=(bubblewrap poppler-utils qpdf libharfbuzz-bin dovecot-imapd zip unzip)
 exec bash "$(dirname "${BASH_SOURCE[0]}")/apt-ensure.sh" install-test-deps "${packages[@]}"

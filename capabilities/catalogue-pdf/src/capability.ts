@@ -1,7 +1,6 @@
 import { defineCapability } from "@selu-catalogue/kit";
-import { missingGlyphs } from "./document/glyph-coverage.js";
 import { PDF_LIMITS } from "./limits.js";
-import { fonts } from "./render/fonts.js";
+import { warmUp } from "./render/warm-up.js";
 import { createPdfDocument } from "./tools/create-document.js";
 import { extractPdfText, mergePdfsTool } from "./tools/read-tools.js";
 
@@ -14,11 +13,7 @@ export default defineCapability({
     extract_pdf_text: extractPdfText,
     merge_pdfs: mergePdfsTool,
   },
-  // Ready only once the fonts load and cover what we promise: an image built without them fails here,
-  // at start-up, rather than on the first document.
-  ready() {
-    for (const [face, font] of Object.entries(fonts())) {
-      if (missingGlyphs("Aäß Ωω Жж €", font).length > 0) throw new Error(`the ${face} font lacks Latin, Greek or Cyrillic glyphs`);
-    }
-  },
+  // Ready only once the fonts load and shape: an image built without them fails here, at start-up, and
+  // the first user's document finds them parsed and warm (see warm-up.ts).
+  ready: warmUp,
 });

@@ -1,42 +1,101 @@
-/** Anything that can tell whether it has a glyph for a code point (a fontkit font). */
+/** Anything that can tell whether it has a glyph for a code point (a font, or all shipped fonts together). */
 export interface GlyphSource {
   hasGlyphForCodePoint(codePoint: number): boolean;
 }
 
-// Laid out left to right by pdfkit, these scripts would come out reversed: refuse them rather than print
-// something wrong. Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic, and their presentation forms.
-const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+// Characters that never need a glyph: layout controls we handle or that draw nothing (joiners and
+// variation selectors are read by the shaping engine), and bidi controls.
+const INVISIBLE = /[\t\n\r\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFE00-\uFE0F\uFEFF]/u;
 
-// Characters that never need a glyph: layout controls we handle or that draw nothing.
-const INVISIBLE = new Set([0x09, 0x0a, 0x0d, 0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0xad]);
-
-/** A character a font can't show. */
+/** A character no shipped font can show. */
 export interface MissingGlyph {
   char: string;
   codePoint: number;
-  rightToLeft: boolean;
 }
 
 /**
- * The distinct characters of `text` that `font` has no glyph for (or that belong to a right-to-left
- * script), in order of first appearance. Used before rendering so that nothing is drawn as empty boxes.
+ * The distinct characters of `text` that `font` has no glyph for, in order of first appearance. Used
+ * before rendering so that nothing is drawn as empty boxes.
  */
 export function missingGlyphs(text: string, font: GlyphSource): MissingGlyph[] {
   const seen = new Set<number>();
   const missing: MissingGlyph[] = [];
   for (const char of text) {
     const codePoint = char.codePointAt(0)!;
-    if (seen.has(codePoint) || INVISIBLE.has(codePoint)) continue;
+    if (seen.has(codePoint) || INVISIBLE.test(char)) continue;
     seen.add(codePoint);
-    const rightToLeft = RIGHT_TO_LEFT.test(char);
-    if (rightToLeft || !font.hasGlyphForCodePoint(codePoint)) missing.push({ char, codePoint, rightToLeft });
+    if (!font.hasGlyphForCodePoint(codePoint)) missing.push({ char, codePoint });
   }
   return missing;
 }
 
-/** Names missing characters for an error message: `"漢" (U+6F22), "😀" (U+1F600)`. */
+/** Names missing characters for an error message: `"ሀ" (U+1200, Ethiopic script), "" (U+E000, private use)`. */
 export function describeMissing(missing: readonly MissingGlyph[], max = 8): string {
-  const named = missing.slice(0, max).map((m) => `${JSON.stringify(m.char)} (U+${m.codePoint.toString(16).toUpperCase().padStart(4, "0")})`);
+  const named = missing.slice(0, max).map((m) => `${JSON.stringify(m.char)} (U+${m.codePoint.toString(16).toUpperCase().padStart(4, "0")}, ${kindOf(m.char)})`);
   if (missing.length > max) named.push(`and ${missing.length - max} more`);
   return named.join(", ");
+}
+
+// Scripts a model may meet that no shipped font covers, named so the user knows what to change.
+const SCRIPTS = [
+  "Ethiopic",
+  "Khmer",
+  "Lao",
+  "Myanmar",
+  "Sinhala",
+  "Tibetan",
+  "Mongolian",
+  "Oriya",
+  "Syriac",
+  "Thaana",
+  "Nko",
+  "Cherokee",
+  "Canadian_Aboriginal",
+  "Yi",
+  "Javanese",
+  "Balinese",
+  "Sundanese",
+  "Tifinagh",
+  "Vai",
+  "Adlam",
+  "Coptic",
+  "Glagolitic",
+  "Runic",
+  "Ogham",
+  "Gothic",
+  "Samaritan",
+  "Mandaic",
+  "Tai_Le",
+  "New_Tai_Lue",
+  "Tai_Tham",
+  "Tai_Viet",
+  "Cham",
+  "Buginese",
+  "Batak",
+  "Lepcha",
+  "Ol_Chiki",
+  "Meetei_Mayek",
+  "Chakma",
+  "Linear_B",
+  "Cuneiform",
+  "Egyptian_Hieroglyphs",
+  "Hangul",
+  "Han",
+  "Hiragana",
+  "Katakana",
+  "Bopomofo",
+  "Arabic",
+  "Hebrew",
+  "Braille",
+].map((name) => [name.replace(/_/g, " ").replace("Nko", "N'Ko"), new RegExp(`\\p{Script=${name}}`, "u")] as const);
+
+/** The kind of a character: its script, or what it is when it has none. */
+function kindOf(char: string): string {
+  for (const [name, test] of SCRIPTS) if (test.test(char)) return `${name} script`;
+  if (/\p{Co}/u.test(char)) return "private use";
+  if (/\p{Cn}/u.test(char)) return "unassigned";
+  if (/\p{Extended_Pictographic}/u.test(char)) return "emoji";
+  if (/\p{S}/u.test(char)) return "symbol";
+  if (/\p{C}/u.test(char)) return "control";
+  return "character";
 }

@@ -192,15 +192,13 @@ class Preparer {
   /** Throws one error naming every field with characters the fonts lack (the first few of them). */
   finish(): void {
     if (this.#missing.length === 0) return;
-    const all = this.#missing.flatMap((m) => m.missing);
-    const rtl = all.some((m) => m.rightToLeft);
     const fields = this.#missing.slice(0, 3).map((m) => `${m.field}: ${describeMissing(m.missing)}`);
     if (this.#missing.length > 3) fields.push(`and ${this.#missing.length - 3} more fields`);
     throw new ToolError(
       `the document has characters its fonts can't show (${fields.join("; ")}). ` +
-        "Supported: Latin with diacritics, Greek, Cyrillic, Armenian, Georgian and common symbols" +
-        (rtl ? "; right-to-left scripts (Hebrew, Arabic) can't be laid out" : "") +
-        ". Remove or transliterate those characters (Chinese, Japanese and Korean text and most emoji are not supported).",
+        "Supported: Latin, Greek, Cyrillic, Armenian, Georgian, Arabic (with Persian and Urdu), Hebrew, Devanagari, Bengali, " +
+        "Gurmukhi, Gujarati, Tamil, Telugu, Kannada, Malayalam, Thai, Chinese, Japanese, Korean, emoji and common symbols. " +
+        "Remove or transliterate those characters.",
     );
   }
 

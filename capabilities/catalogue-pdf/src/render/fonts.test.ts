@@ -1,33 +1,41 @@
 import { describe, expect, it } from "vitest";
 import { describeMissing, missingGlyphs } from "../document/glyph-coverage.js";
-import { fonts, splitByScript } from "./fonts.js";
+import { coverage, fontRuns } from "../text/font-runs.js";
+import { fonts } from "./fonts.js";
 
-describe("splitByScript", () => {
-  it("splits Latin, Greek and Cyrillic, keeping digits and punctuation with the text before them", () => {
-    expect(splitByScript("Hi, Αθήνα 2026! Москва.")).toEqual([
-      { text: "Hi, ", script: "latin" },
-      { text: "Αθήνα 2026! ", script: "greek" },
-      { text: "Москва.", script: "cyrillic" },
+describe("fontRuns", () => {
+  it("keeps Latin, Greek and Cyrillic in the style's DejaVu face", () => {
+    expect(fontRuns("Hi, Αθήνα 2026! Москва.", "bold").map((r) => [r.name, r.text])).toEqual([["bold", "Hi, Αθήνα 2026! Москва."]]);
+  });
+
+  it("sets other scripts in Noto, spaces and digits in DejaVu", () => {
+    expect(fontRuns("Hi مرحبا 12 文字", "regular").map((r) => [r.name, r.text])).toEqual([
+      ["regular", "Hi "],
+      ["noto-sans-arabic-arabic-400", "مرحبا"],
+      ["regular", " 12 "],
+      ["noto-sans-sc-118-400", "文"],
+      ["noto-sans-sc-117-400", "字"],
     ]);
   });
 
-  it("puts leading punctuation in the Latin instance", () => {
-    expect(splitByScript("« Ω »")).toEqual([
-      { text: "« ", script: "latin" },
-      { text: "Ω »", script: "greek" },
-    ]);
+  it("takes the bold Noto face for bold text where one ships", () => {
+    expect(fontRuns("हिन्दी", "bold").map((r) => r.name)).toEqual(["noto-sans-devanagari-devanagari-700"]);
   });
 });
 
-describe("glyph coverage of the embedded fonts", () => {
-  it("covers Latin with diacritics, Greek and Cyrillic in every face", () => {
+describe("glyph coverage of the shipped fonts", () => {
+  it("covers Latin with diacritics, Greek and Cyrillic in every DejaVu face", () => {
     const sample = "ĀăĄćČďĐęĚğĦįĲķĺŁńŇőŒřŚşŠţŦůŰųŴŷŸźŽ ΑΒΓΔΕΖΗΘαβγδεζηθάέήίόύώ АБВГДЕЁЖЗабвгдеёжзЄІЇҐ";
     for (const [face, font] of Object.entries(fonts())) expect(missingGlyphs(sample, font), face).toEqual([]);
   });
 
-  it("names what is missing, once each, and flags right-to-left scripts", () => {
-    const missing = missingGlyphs("東京東 שלום", fonts().regular);
-    expect(describeMissing(missing)).toBe('"東" (U+6771), "京" (U+4EAC), "ש" (U+05E9), "ל" (U+05DC), "ו" (U+05D5), "ם" (U+05DD)');
-    expect(missing.filter((m) => m.rightToLeft)).toHaveLength(4);
+  it("covers every supported script with the fallbacks", () => {
+    const sample = "東京 ひらがな カタカナ 한국어 繁體 مرحبا پ ے שלום हिन्दी বাংলা தமிழ் తెలుగు ગુજરાતી ਪੰਜਾਬੀ ಕನ್ನಡ മലയാളം ไทย Հայ ქართ 😀🎉";
+    for (const [face, source] of Object.entries(coverage())) expect(missingGlyphs(sample, source), face).toEqual([]);
+  });
+
+  it("names what no font covers, once each, with its script", () => {
+    const missing = missingGlyphs("ሰላም ሰ \uE000", coverage().regular);
+    expect(describeMissing(missing)).toBe('"ሰ" (U+1230, Ethiopic script), "ላ" (U+120B, Ethiopic script), "ም" (U+121D, Ethiopic script), "\uE000" (U+E000, private use)');
   });
 });

@@ -1,6 +1,9 @@
 import type PDFDocument from "pdfkit";
 import type { Run } from "../document/inline.js";
-import { fontKeyFor, fontName, splitByScript, type FontKey } from "./fonts.js";
+import { bidiHeight, needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
+import { textOf, useFont } from "../text/doc-text.js";
+import { fontRuns } from "../text/font-runs.js";
+import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
 
 export type Doc = InstanceType<typeof PDFDocument>;
 
@@ -70,10 +73,20 @@ export function runOf(text: string, face: FontKey): Run {
  */
 export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
   const color = options.color ?? STYLE.text;
-  const parts = (runs.length > 0 ? runs : [runOf(" ", "regular")]).flatMap((run) => splitByScript(run.text).map((piece) => ({ run, piece })));
+  const given = runs.length > 0 ? runs : [runOf(" ", "regular")];
+  if (needsOwnLayout(doc, given)) {
+    // Breaks by UAX #14 and, for a word wider than the line, between characters: no marks needed.
+    writeBidi(doc, given, options.x, bidiStyle(options), options.first);
+    doc.fillColor(STYLE.text);
+    return;
+  }
+  const { order } = textOf(doc);
+  const parts = given.flatMap((run) => fontRuns(run.text, fontKeyFor(run), order).map((piece) => ({ run, piece })));
+  // Every font sits on the body font's baseline (pdfkit would hang each from its own ascender).
+  const baseline = -ascentOf(Math.max(...given.map((run) => sizeOf(run, options))));
   parts.forEach(({ run, piece }, i) => {
     const last = i === parts.length - 1;
-    doc.font(fontName(fontKeyFor(run), piece.script)).fontSize(run.code ? (options.codeSize ?? options.size * 0.92) : options.size);
+    useFont(doc, piece, sizeOf(run, options));
     doc.fillColor(run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color);
     const textOptions = {
       ...(i === 0 ? options.first : {}),
@@ -83,12 +96,32 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
       continued: !last,
       link: run.link ?? null,
       underline: !!run.link,
+      baseline,
     } as PDFKit.Mixins.TextOptions;
     const text = breakableLongWords(piece.text);
     if (i === 0) doc.text(text, options.x, doc.y, textOptions);
     else doc.text(text, textOptions);
   });
   doc.fillColor(STYLE.text);
+}
+
+const sizeOf = (run: Run, options: Pick<RunsOptions, "size" | "codeSize">) => (run.code ? (options.codeSize ?? options.size * 0.92) : options.size);
+
+/** DejaVu's ascent at `size`: where the baseline sits below the top of a line. */
+function ascentOf(size: number): number {
+  const font = fonts().regular;
+  return (font.ascent / font.unitsPerEm) * size;
+}
+
+function bidiStyle(options: RunsOptions): BidiStyle {
+  const color = options.color ?? STYLE.text;
+  return {
+    width: options.width,
+    lineGap: options.lineGap ?? STYLE.lineGap,
+    align: options.align ?? "left",
+    sizeOf: (run) => sizeOf(run, options),
+    colorOf: (run) => (run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color),
+  };
 }
 
 /**
@@ -118,20 +151,29 @@ export interface LineOptions {
  * instance: for page numbers, headers, footers and contents lines. Returns the width drawn.
  */
 export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: number, options: LineOptions): number {
-  doc.font(face).fontSize(options.size);
+  const { size } = options;
   let line = text;
-  if (options.maxWidth !== undefined && doc.widthOfString(line) > options.maxWidth) {
-    while (line.length > 0 && doc.widthOfString(`${line}…`) > options.maxWidth) line = line.slice(0, -1);
-    line = `${line.trimEnd()}…`;
+  if (options.maxWidth !== undefined && textWidth(doc, line, face, size) > options.maxWidth) {
+    const chars = Array.from(line);
+    while (chars.length > 0 && textWidth(doc, `${chars.join("")}…`, face, size) > options.maxWidth) chars.pop();
+    line = `${chars.join("").trimEnd()}…`;
   }
-  const width = doc.widthOfString(line);
+  const width = textWidth(doc, line, face, size);
   const saved = { x: doc.x, y: doc.y };
-  let at = options.alignRight ? x - width : x;
-  doc.fillColor(options.color ?? STYLE.text);
-  for (const piece of splitByScript(line)) {
-    doc.font(fontName(face, piece.script)).fontSize(options.size);
-    doc.text(piece.text, at, y, { lineBreak: false, ...(options.goTo ? { goTo: options.goTo } : {}) } as PDFKit.Mixins.TextOptions);
-    at += doc.widthOfString(piece.text);
+  const start = options.alignRight ? x - width : x;
+  const color = options.color ?? STYLE.text;
+  const link = (options.goTo ? { goTo: options.goTo } : {}) as PDFKit.Mixins.TextOptions;
+  doc.fillColor(color);
+  if (needsOwnLayout(doc, [runOf(line, face)])) {
+    doc.y = y;
+    writeBidi(doc, [runOf(line, face)], start, { width: width + 1, lineGap: 0, align: "left", sizeOf: () => size, colorOf: () => color }, link);
+  } else {
+    let at = start;
+    for (const piece of fontRuns(line, face, textOf(doc).order)) {
+      useFont(doc, piece, size);
+      doc.text(piece.text, at, y, { lineBreak: false, baseline: -ascentOf(size), ...link } as PDFKit.Mixins.TextOptions);
+      at += doc.widthOfString(piece.text);
+    }
   }
   doc.x = saved.x;
   doc.y = saved.y;
@@ -139,8 +181,16 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
   return width;
 }
 
+/** The width of one line of text in a face, each character in the font that sets it. */
+export function textWidth(doc: Doc, text: string, face: FontKey, size: number): number {
+  let width = 0;
+  for (const piece of fontRuns(text, face, textOf(doc).order)) width += useFont(doc, piece, size).widthOfString(piece.text);
+  return width;
+}
+
 /** The height runs take when written with {@link writeRuns}, measured in the widest face they use. */
 export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
+  if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
   // Measured as written: with the break opportunities writeRuns gives long words (else quadratic, see there).
   const text = breakableLongWords(runs.map((r) => r.text).join("") || " ");
   const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));

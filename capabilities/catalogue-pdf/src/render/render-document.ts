@@ -2,9 +2,11 @@ import { ToolError } from "@selu-catalogue/kit";
 import PDFDocument from "pdfkit";
 import type { LoadedImage } from "../document/images.js";
 import type { PreparedDocument } from "../document/prepare.js";
+import { markComplexFragments } from "../text/actual-text.js";
+import { attachText } from "../text/doc-text.js";
 import { renderBlocks } from "./blocks/flow.js";
 import type { OpenedImage } from "./blocks/image.js";
-import { fontInstances, fontName, SCRIPTS, type FontKey } from "./fonts.js";
+import { fonts } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
 import { boundLayoutCaches } from "./layout-cache.js";
@@ -43,7 +45,6 @@ const SLICE_MS = 8;
 export async function renderDocument(prepared: PreparedDocument, images: ReadonlyMap<string, LoadedImage>, options: RenderOptions): Promise<RenderedPdf> {
   const { signal } = options;
   signal.throwIfAborted();
-  const instances = fontInstances();
   const doc: Doc = new PDFDocument({
     size: options.pageSize === "Letter" ? "LETTER" : "A4",
     layout: options.orientation,
@@ -68,10 +69,10 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
       Producer: "PDFKit",
     },
   });
-  for (const script of SCRIPTS) {
-    for (const [face, font] of Object.entries(instances[script])) doc.registerFont(fontName(face as FontKey, script), font as unknown as string);
-  }
+  for (const [face, font] of Object.entries(fonts())) doc.registerFont(face, font as unknown as string);
   boundLayoutCaches(doc);
+  attachText(doc, options.language);
+  markComplexFragments(doc);
   doc.font("regular");
   const tags = startTags(doc);
 

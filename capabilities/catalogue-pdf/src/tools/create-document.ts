@@ -3,7 +3,7 @@ import { holdAttachments, loadImages } from "../document/images.js";
 import { prepareDocument, type PreparedDocument } from "../document/prepare.js";
 import { createDocumentInput, type CreateDocumentArgs } from "../document/schema.js";
 import { CREATE_ARGS_BOUNDS, PDF_LIMITS } from "../limits.js";
-import { fonts } from "../render/fonts.js";
+import { coverage } from "../text/font-runs.js";
 import { renderDocument } from "../render/render-document.js";
 
 /** create_pdf_document: the document model in, one PDF artifact out. */
@@ -12,7 +12,7 @@ export const createPdfDocument = tool({
     "Creates a PDF document (report, letter, summary, handout) from a title and sections of typed blocks: paragraphs with " +
     "**bold**, *italic*, `code` and [links](https://…), bullet and numbered lists (nested), tables, quotes, code blocks, " +
     "images (attached PNG/JPEG or https URLs) and page breaks; optional table of contents, header, footer and page numbers. " +
-    "Text may be Latin (with diacritics), Greek or Cyrillic. Returns the PDF as an artifact, its page count and size.",
+    "Text may be in any major script (Latin, Greek, Cyrillic, Arabic, Hebrew, Indic, Thai, Chinese, Japanese, Korean) and emoji; right-to-left text is laid out by the Unicode bidi algorithm. Returns the PDF as an artifact, its page count and size.",
   input: createDocumentInput,
   args: CREATE_ARGS_BOUNDS,
   policy: "allow",
@@ -20,7 +20,7 @@ export const createPdfDocument = tool({
   // (before a follow-up such as emailing the file). The model answers instead; the file is attached anyway.
   terminalOnSuccess: false,
   async run(args, ctx) {
-    const prepared = prepareDocument(args, fonts());
+    const prepared = prepareDocument(args, coverage());
     // The slot is taken before the images are decoded: waiting calls hold their arguments and their
     // attachments, looked up first so that other calls' outputs can't evict them meanwhile.
     const held = holdAttachments(prepared, args.attachments ?? [], ctx);

@@ -1,4 +1,5 @@
 import type { PreparedListItem } from "../../document/prepare.js";
+import { rightToLeft } from "../../text/doc-text.js";
 import { area, drawLine, ensureSpace, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 import { tagsOf } from "../tags.js";
 
@@ -36,18 +37,23 @@ function renderItems(doc: Doc, placed: readonly PlacedItem[], next: { index: num
   const tags = tagsOf(doc);
   doc.font("regular").fontSize(STYLE.body);
   const lineHeight = doc.currentLineHeight(true) + STYLE.lineGap;
-  const { width } = area(doc);
+  const { left, width } = area(doc);
+  const rtl = rightToLeft(doc);
   while (next.index < placed.length && placed[next.index]!.depth === depth) {
     const at = next.index++;
     const { item, marker, x, markerWidth } = placed[at]!;
     if (breaks.has(at) && doc.y > area(doc).top + 0.5) doc.addPage();
     ensureSpace(doc, lineHeight);
     const y = doc.y;
+    const textWidth = width - depth * INDENT - markerWidth;
     tags.open("LI");
-    tags.leaf("Lbl", () => drawLine(doc, marker, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true }));
+    // In a right-to-left document the list is mirrored: the marker right of the text, both set in from the right margin.
+    tags.leaf("Lbl", () =>
+      rtl ? drawLine(doc, marker, "regular", left + textWidth + 5, y, { size: STYLE.body }) : drawLine(doc, marker, "regular", x + markerWidth - 5, y, { size: STYLE.body, alignRight: true }),
+    );
     // The body holds the item's text and its nested list, as PDF 1.7 (14.8.4.3.3) nests lists.
     tags.open("LBody");
-    tags.content(() => writeRuns(doc, item.runs, { x: x + markerWidth, width: width - depth * INDENT - markerWidth, size: STYLE.body }));
+    tags.content(() => writeRuns(doc, item.runs, { x: rtl ? left : x + markerWidth, width: textWidth, size: STYLE.body }));
     doc.y += ITEM_GAP;
     if (placed[next.index]?.depth === depth + 1) tags.group("L", () => renderItems(doc, placed, next, breaks, depth + 1));
     tags.close();

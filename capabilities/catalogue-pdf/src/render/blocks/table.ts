@@ -1,8 +1,9 @@
 import { ToolError } from "@selu-catalogue/kit";
 import type { Run } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
+import { rightToLeft } from "../../text/doc-text.js";
 import { fontKeyFor } from "../fonts.js";
-import { area, ensureSpace, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
+import { area, ensureSpace, runsHeight, STYLE, textWidth, writeRuns, type Doc } from "../page.js";
 import { tagsOf, type Tags } from "../tags.js";
 
 type Table = Extract<PreparedBlock, { kind: "table" }>;
@@ -70,14 +71,18 @@ function drawRow(
   const total = widths.reduce((a, b) => a + b, 0);
   const isHeader = cell !== "TD";
   if (fill) tags.artifact(() => doc.save().rect(left, y, total, height).fill(fill).restore());
+  // A right-to-left document's table starts at the right: its first column is the rightmost.
+  const rtl = rightToLeft(doc);
   const drawCells = () => {
-    let x = left;
+    let x = rtl ? left + total : left;
     cells.forEach((runs, c) => {
+      if (rtl) x -= widths[c]!;
       doc.y = y + PAD + OPTICAL_SHIFT;
-      const draw = () => writeRuns(doc, runs, { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 });
+      const cellX = x;
+      const draw = () => writeRuns(doc, runs, { x: cellX + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 });
       if (cell) tags.leaf(cell, draw, cell === "TH" ? { scope: "Column" } : {});
       else draw();
-      x += widths[c]!;
+      if (!rtl) x += widths[c]!;
     });
   };
   if (cell) tags.group("TR", drawCells);
@@ -138,9 +143,10 @@ function columnWidths(doc: Doc, table: Table, available: number): { widths: numb
     const lineWidths = row.map((cell, c) => {
       let lineWidth = 0;
       for (const run of cell) {
-        doc.font(fontKeyFor(run)).fontSize(run.code ? SIZE * 0.92 : SIZE);
-        lineWidth += doc.widthOfString(run.text);
-        for (const word of run.text.split(/\s+/)) if (word) longestWord[c] = Math.max(longestWord[c]!, doc.widthOfString(word));
+        const face = fontKeyFor(run);
+        const size = run.code ? SIZE * 0.92 : SIZE;
+        lineWidth += textWidth(doc, run.text, face, size);
+        for (const word of run.text.split(/\s+/)) if (word) longestWord[c] = Math.max(longestWord[c]!, textWidth(doc, word, face, size));
       }
       longestLine[c] = Math.max(longestLine[c]!, lineWidth);
       return lineWidth;

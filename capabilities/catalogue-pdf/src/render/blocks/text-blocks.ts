@@ -1,4 +1,5 @@
 import type { Run } from "../../document/inline.js";
+import { rightToLeft } from "../../text/doc-text.js";
 import { area, currentPage, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 import { tagsOf } from "../tags.js";
 import { PIECE_CHARS, pieces } from "./pieces.js";
@@ -35,21 +36,24 @@ export async function renderQuote(doc: Doc, runs: readonly Run[], attribution: s
   if (height <= bottom - top) ensureSpace(doc, height);
   const startY = doc.y;
   const startPage = currentPage(doc);
+  // In a right-to-left document the bar stands on the right.
+  const rtl = rightToLeft(doc);
+  const textX = rtl ? left : left + QUOTE_INDENT;
   const tags = tagsOf(doc);
   tags.open("BlockQuote");
-  await inPieces(doc, runs, pause, (piece) => writeRuns(doc, piece, { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.body, color: STYLE.muted }));
+  await inPieces(doc, runs, pause, (piece) => writeRuns(doc, piece, { x: textX, width: textWidth, size: STYLE.body, color: STYLE.muted }));
   if (currentPage(doc) === startPage) {
     tags.artifact(() =>
       doc
         .save()
-        .rect(left + 2, startY, 2.5, doc.y - startY)
+        .rect(rtl ? left + width - 4.5 : left + 2, startY, 2.5, doc.y - startY)
         .fill(STYLE.rule)
         .restore(),
     );
   }
   if (attribution) {
     doc.y += 2;
-    tags.leaf("P", () => writeRuns(doc, [runOf(`— ${attribution}`, "regular")], { x: left + QUOTE_INDENT, width: textWidth, size: STYLE.small, color: STYLE.muted }));
+    tags.leaf("P", () => writeRuns(doc, [runOf(`— ${attribution}`, "regular")], { x: textX, width: textWidth, size: STYLE.small, color: STYLE.muted }));
   }
   tags.close();
   doc.y += STYLE.paragraphGap;

@@ -1,0 +1,62 @@
+// `pnpm bench:start`: what a user meets right after the capability starts (issue 17, item 3), measured
+// through the production entrypoint and the orchestrator double: time to ready, the first one-page letter
+// (fonts parsed and warmed before ready), the letter's size, idle RSS, and a first document in each script
+// family (a fallback font read on first use) with the RSS after them. Medians of ROUNDS fresh processes.
+//   node bench/start.ts [capability dir ...]   (default: this package; give other checkouts' to compare,
+//   e.g. main's: the processes are interleaved, round by round, so a busy machine slows all alike)
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadManifest } from "@selu-catalogue/manifest";
+import { imageEnv } from "@selu-catalogue/testkit/conformance";
+import { Orchestrator, peakRssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
+import { sampleLetter } from "../test/fixtures/documents.ts";
+
+const dirs = process.argv.length > 2 ? process.argv.slice(2).map((d) => resolve(d)) : [fileURLToPath(new URL("..", import.meta.url))];
+const ROUNDS = 5;
+const SCRIPTS = ["مرحبا بالعالم", "नमस्ते दुनिया", "你好，世界", "สวัสดีครับ", "שלום עולם", "😀 🎉"];
+
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+type Rows = Record<string, number[]>;
+const results = new Map<string, Rows>(
+  dirs.map((d) => [d, { readyMs: [], firstLetterMs: [], secondLetterMs: [], letterKB: [], idleRssMiB: [], firstScriptMs: [], rssAfterScriptsMiB: [], peakRssMiB: [] }]),
+);
+
+async function round(dir: string, rows: Rows): Promise<void> {
+  const manifest = loadManifest(`${dir}/manifest.yaml`).manifest;
+  if (!manifest) throw new Error("manifest.yaml does not parse");
+  const env: Record<string, string> = { ...imageEnv(readFileSync(`${dir}/Dockerfile`, "utf8")), LOG_LEVEL: "warn" };
+  const started = performance.now();
+  const proc = await startCapabilityProcess(dir, { env });
+  const orchestrator = new Orchestrator();
+  // install() returns once the capability reports ready (health check).
+  await orchestrator.install(manifest, proc.address);
+  rows.readyMs!.push(performance.now() - started);
+  await new Promise((r) => setTimeout(r, 300));
+  rows.idleRssMiB!.push(rssOf(proc.child.pid!));
+  const call = async (args: Record<string, unknown>) => {
+    const t = performance.now();
+    const outcome = await orchestrator.call("catalogue-pdf__create_pdf_document", args);
+    return { ms: performance.now() - t, bytes: outcome.ok ? (outcome.result as { size_bytes: number }).size_bytes : Number.NaN };
+  };
+  const first = await call(sampleLetter());
+  rows.firstLetterMs!.push(first.ms);
+  rows.letterKB!.push(first.bytes / 1000);
+  rows.secondLetterMs!.push((await call(sampleLetter())).ms);
+  const scripts = [];
+  for (const text of SCRIPTS) scripts.push((await call({ title: "Scripts", sections: [{ heading: "Text", content: [text] }] })).ms);
+  rows.firstScriptMs!.push(median(scripts));
+  await new Promise((r) => setTimeout(r, 300));
+  rows.rssAfterScriptsMiB!.push(rssOf(proc.child.pid!));
+  rows.peakRssMiB!.push(peakRssMiB(proc.child.pid!));
+  await orchestrator.close();
+  await proc.stop();
+}
+
+for (let r = 0; r < ROUNDS; r++) for (const dir of dirs) await round(dir, results.get(dir)!);
+for (const [dir, rows] of results) {
+  console.log(`start-up of ${dir} (medians of ${ROUNDS} processes; NaN: the call failed)`);
+  for (const [name, values] of Object.entries(rows)) console.log(`  ${name.padEnd(20)} ${median(values).toFixed(1)}`);
+}

@@ -1,0 +1,262 @@
+import bidiFactory, { type EmbeddingLevels } from "bidi-js";
+import LineBreaker from "linebreak";
+import type { Run } from "../document/inline.js";
+import { fonts, fontKeyFor } from "../render/fonts.js";
+import type { Doc } from "../render/page.js";
+import { textOf, useFont } from "./doc-text.js";
+import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
+import { hasRightToLeft, RIGHT_TO_LEFT } from "./shaping.js";
+import { reordered } from "./visual-order.js";
+
+const bidi = bidiFactory();
+const STRONG = /\p{L}/u;
+
+/** How a paragraph's runs are sized and coloured (decided by the caller, page.ts). */
+export interface BidiStyle {
+  width: number;
+  lineGap: number;
+  align: "left" | "center" | "right" | "justify";
+  sizeOf(run: Run): number;
+  colorOf(run: Run): string;
+}
+
+/**
+ * Whether runs are laid out here rather than by pdfkit: right-to-left text or a right-to-left document,
+ * or text in more fonts than the run's DejaVu face (pdfkit measures a line in one font, so it would size
+ * table rows and quotes of Chinese or Devanagari text wrongly).
+ */
+export function needsOwnLayout(doc: Doc, runs: readonly Run[]): boolean {
+  return textOf(doc).rtl || runs.some((r) => hasRightToLeft(r.text) || !inOneFace(r.text, fontKeyFor(r)));
+}
+
+interface Piece extends FontRun {
+  start: number;
+  end: number;
+  run: Run;
+  size: number;
+}
+
+interface Laid {
+  text: string;
+  levels: EmbeddingLevels;
+  pieces: Piece[];
+  lines: { start: number; end: number }[];
+  lineHeight: number;
+}
+
+/**
+ * Lays out a paragraph by the Unicode Bidirectional Algorithm (UAX #9, bidi-js) and breaks its lines
+ * where UAX #14 allows (the linebreak package pdfkit uses too: between ideographs, never before closing
+ * punctuation). A paragraph takes the direction of its first strong character (UAX #9, P2), and one with
+ * none (numbers, punctuation) the document's.
+ */
+function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
+  const text = runs.map((r) => r.text).join("") || " ";
+  const context = textOf(doc);
+  const levels = bidi.getEmbeddingLevels(text, STRONG.test(text) ? "auto" : context.rtl ? "rtl" : "ltr");
+  const pieces: Piece[] = [];
+  let at = 0;
+  for (const run of runs) {
+    for (const fontRun of fontRuns(run.text, fontKeyFor(run), context.order)) {
+      // A piece has one font and one embedding level.
+      let from = at;
+      for (let i = at; i <= at + fontRun.text.length; i++) {
+        if (i === at + fontRun.text.length || (i > from && levels.levels[i] !== levels.levels[from])) {
+          pieces.push({ ...fontRun, text: text.slice(from, i), start: from, end: i, run, size: style.sizeOf(run) });
+          from = i;
+        }
+      }
+      at += fontRun.text.length;
+    }
+  }
+  if (pieces.length === 0) {
+    const run = runs[0] ?? { text: " ", bold: false, italic: false, code: false };
+    pieces.push({ ...fontRuns(" ", fontKeyFor(run))[0]!, start: 0, end: 1, run, size: style.sizeOf(run) });
+  }
+  let lineHeight = 0;
+  const measured = new Set<string>();
+  for (const piece of pieces) {
+    const key = `${piece.name}@${piece.size}`;
+    if (measured.has(key)) continue;
+    measured.add(key);
+    lineHeight = Math.max(lineHeight, useFont(doc, piece, piece.size).currentLineHeight(true));
+  }
+  return { text, levels, pieces, lines: breakLines(doc, text, pieces, style.width), lineHeight };
+}
+
+function breakLines(doc: Doc, text: string, pieces: readonly Piece[], width: number): { start: number; end: number }[] {
+  const lines: { start: number; end: number }[] = [];
+  const push = (start: number, end: number) => {
+    let e = end;
+    while (e > start && /\s/.test(text[e - 1]!)) e--;
+    lines.push({ start, end: e });
+  };
+  const breaker = new LineBreaker(text);
+  let lineStart = 0;
+  let lineWidth = 0;
+  let last = 0;
+  for (let found = breaker.nextBreak(); found; found = breaker.nextBreak()) {
+    const end = found.position;
+    const segment = text.slice(last, end);
+    const visible = measure(doc, pieces, text, last, last + segment.trimEnd().length);
+    if (visible > width) {
+      // Wider than a line on its own (Thai without spaces, a long unspaced run): cut between characters.
+      if (last > lineStart) push(lineStart, last);
+      lineStart = last;
+      lineWidth = 0;
+      for (const [from, to] of clusters(text, last, end)) {
+        const w = measure(doc, pieces, text, from, to);
+        if (lineWidth + w > width && from > lineStart) {
+          push(lineStart, from);
+          lineStart = from;
+          lineWidth = 0;
+        }
+        lineWidth += w;
+      }
+    } else {
+      if (lineWidth + visible > width && last > lineStart) {
+        push(lineStart, last);
+        lineStart = last;
+        lineWidth = 0;
+      }
+      lineWidth += measure(doc, pieces, text, last, end);
+    }
+    last = end;
+    if (found.required && end < text.length) {
+      push(lineStart, end);
+      lineStart = end;
+      lineWidth = 0;
+    }
+  }
+  push(lineStart, text.length);
+  return lines;
+}
+
+/** A character with the marks that follow it, as [from, to) ranges of text[start, end). */
+function* clusters(text: string, start: number, end: number): Generator<[number, number]> {
+  let from = start;
+  for (let i = start; i < end; ) {
+    const next = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
+    if (next >= end || !MARK.test(String.fromCodePoint(text.codePointAt(next)!))) {
+      yield [from, next];
+      from = next;
+    }
+    i = next;
+  }
+}
+
+const MARK = /[\p{M}\u200C\u200D]/u;
+
+/** The width of text[from, to) set in its pieces' fonts (pieces are in text order: found by bisection). */
+function measure(doc: Doc, pieces: readonly Piece[], text: string, from: number, to: number): number {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pieces[mid]!.end <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  let width = 0;
+  for (let i = lo; i < pieces.length && pieces[i]!.start < to; i++) {
+    const piece = pieces[i]!;
+    const a = Math.max(from, piece.start);
+    const b = Math.min(to, piece.end);
+    if (a < b) width += useFont(doc, piece, piece.size).widthOfString(text.slice(a, b));
+  }
+  return width;
+}
+
+/** The height {@link writeBidi} will take. */
+export function bidiHeight(doc: Doc, runs: readonly Run[], style: BidiStyle): number {
+  const laid = layout(doc, runs, style);
+  return laid.lines.length * (laid.lineHeight + style.lineGap);
+}
+
+/**
+ * Writes a paragraph from (x, doc.y) in visual order: each line reordered by the bidi levels, right-to-left
+ * stretches drawn word by word from the right, mirrored brackets, starting at the right margin when the
+ * paragraph is right to left. Each glyph maps to the characters it stands for, so a reader that rebuilds
+ * right-to-left lines (poppler, pdf.js) copies the text out in the order it was written.
+ */
+export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: BidiStyle, first: PDFKit.Mixins.TextOptions = {}): void {
+  const laid = layout(doc, runs, style);
+  const { text, levels, pieces } = laid;
+  const ascent = (fonts().regular.ascent / fonts().regular.unitsPerEm) * Math.max(...pieces.map((p) => p.size));
+  let y = doc.y;
+  let extra: PDFKit.Mixins.TextOptions = first;
+  for (const line of laid.lines) {
+    if (y + laid.lineHeight > doc.page.height - doc.page.margins.bottom && y > doc.page.margins.top + 0.5) {
+      doc.addPage();
+      y = doc.y;
+    }
+    const items = visualItems(text, levels, pieces, line.start, line.end);
+    const widths = items.map((item) => measure(doc, pieces, text, item.from, item.to));
+    const total = widths.reduce((a, b) => a + b, 0);
+    const rtl = (paragraphLevel(levels, line.start) & 1) === 1;
+    const align = rtl ? ({ left: "right", right: "left", justify: "right", center: "center" } as const)[style.align] : style.align;
+    let at = align === "right" ? x + style.width - total : align === "center" ? x + (style.width - total) / 2 : x;
+    items.forEach((item) => {
+      const { piece } = item;
+      useFont(doc, piece, piece.size).fillColor(style.colorOf(piece.run));
+      const options = {
+        ...extra,
+        lineBreak: false,
+        baseline: -ascent,
+        link: piece.run.link ?? null,
+        ...(item.rtl ? { features: [RIGHT_TO_LEFT] } : {}),
+      } as PDFKit.Mixins.TextOptions;
+      extra = {};
+      const slice = text.slice(item.from, item.to);
+      // pdfkit lays out a string word by word, left to right: a right-to-left stretch goes word by word too.
+      const words = item.rtl ? (slice.match(/\s+|\S+/gu) ?? []).reverse() : [slice];
+      const start = at;
+      for (const word of words) {
+        doc.text(word, at, y, options);
+        at += doc.widthOfString(word, options);
+      }
+      // Links are underlined just under the shared baseline (pdfkit would go by each font's line height).
+      if (piece.run.link) {
+        const under = y + ascent + piece.size * 0.15;
+        doc.save().moveTo(start, under).lineTo(at, under).lineWidth(0.5).strokeColor(style.colorOf(piece.run)).stroke().restore();
+      }
+    });
+    y += laid.lineHeight + style.lineGap;
+  }
+  doc.x = x;
+  doc.y = y;
+}
+
+interface Item {
+  piece: Piece;
+  from: number;
+  to: number;
+  rtl: boolean;
+}
+
+/** The line's stretches in visual order, each within one piece and one direction. */
+function visualItems(text: string, levels: EmbeddingLevels, pieces: readonly Piece[], start: number, end: number): Item[] {
+  if (end <= start) return [];
+  const order = reordered(levels.levels, start, end);
+  let cursor = 0;
+  const pieceAt = (i: number) => {
+    // Visual order walks the line's pieces forwards and backwards, a few at a time.
+    while (i < pieces[cursor]!.start) cursor--;
+    while (i >= pieces[cursor]!.end) cursor++;
+    return pieces[cursor]!;
+  };
+  const items: Item[] = [];
+  for (const index of order) {
+    const piece = pieceAt(index);
+    const rtl = (levels.levels[index]! & 1) === 1;
+    const last = items.at(-1);
+    if (last && last.piece === piece && last.rtl === rtl && (rtl ? index === last.from - 1 : index === last.to)) {
+      if (rtl) last.from = index;
+      else last.to = index + 1;
+    } else items.push({ piece, from: index, to: index + 1, rtl });
+  }
+  return items;
+}
+
+function paragraphLevel(levels: EmbeddingLevels, index: number): number {
+  return levels.paragraphs.find((p) => index >= p.start && index <= p.end)?.level ?? 0;
+}

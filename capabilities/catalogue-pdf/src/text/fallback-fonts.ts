@@ -1,0 +1,172 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import * as fontkit from "fontkit";
+import { shapeWithHarfBuzz } from "./shaping.js";
+import { woffToSfnt } from "./woff.js";
+
+/**
+ * The Noto families (from the @fontsource npm packages, OFL-1.1) that set what DejaVu can't: each is split
+ * by Unicode range into files, and a file is read only when a document needs one of its characters.
+ * `subsets` names the parts used ("n" for every numbered part: CJK and emoji come in ~100 slices);
+ * `bold` says whether a bold file ships (otherwise bold text uses the regular one).
+ */
+const FAMILIES = [
+  { id: "noto-sans-arabic", subsets: ["arabic"], bold: true },
+  { id: "noto-sans-hebrew", subsets: ["hebrew"], bold: true },
+  { id: "noto-sans-devanagari", subsets: ["devanagari"], bold: true },
+  { id: "noto-sans-bengali", subsets: ["bengali"], bold: true },
+  { id: "noto-sans-tamil", subsets: ["tamil"], bold: true },
+  { id: "noto-sans-telugu", subsets: ["telugu"], bold: true },
+  { id: "noto-sans-gujarati", subsets: ["gujarati"], bold: true },
+  { id: "noto-sans-gurmukhi", subsets: ["gurmukhi"], bold: true },
+  { id: "noto-sans-kannada", subsets: ["kannada"], bold: true },
+  { id: "noto-sans-malayalam", subsets: ["malayalam"], bold: true },
+  { id: "noto-sans-thai", subsets: ["thai"], bold: true },
+  { id: "noto-sans-sc", subsets: ["n"], bold: false },
+  { id: "noto-sans-tc", subsets: ["n"], bold: false },
+  { id: "noto-sans-jp", subsets: ["n"], bold: false },
+  { id: "noto-sans-kr", subsets: ["n"], bold: false },
+  { id: "noto-emoji", subsets: ["n"], bold: false },
+] as const;
+
+export type FamilyId = (typeof FAMILIES)[number]["id"];
+
+/** One file of a family: the characters it claims (from the package's unicode.json) and where it is. */
+interface Slice {
+  family: FamilyId;
+  ranges: readonly (readonly [number, number])[];
+  path: (bold: boolean) => string;
+  bold: boolean;
+}
+
+/** A parsed fallback font, registered in a document under `name`. */
+export interface FallbackFont {
+  name: string;
+  font: fontkit.Font;
+}
+
+let slices: Slice[] | undefined;
+const parsed = new Map<string, FallbackFont>();
+
+function allSlices(): Slice[] {
+  if (slices) return slices;
+  const require = createRequire(import.meta.url);
+  slices = FAMILIES.flatMap((family) => {
+    const dir = dirname(require.resolve(`@fontsource/${family.id}/package.json`));
+    const unicode = JSON.parse(readFileSync(join(dir, "unicode.json"), "utf8")) as Record<string, string>;
+    return Object.entries(unicode)
+      .filter(([key]) => (family.subsets as readonly string[]).includes(key.startsWith("[") ? "n" : key))
+      .map(([key, ranges]) => {
+        const part = key.replace(/^\[|\]$/g, "");
+        return {
+          family: family.id,
+          ranges: parseRanges(ranges),
+          bold: family.bold,
+          path: (bold: boolean) => join(dir, "files", `${family.id}-${part}-${bold && family.bold ? 700 : 400}-normal.woff`),
+        };
+      });
+  });
+  return slices;
+}
+
+/** "U+0600-06FF,U+200C" → [[0x600, 0x6ff], [0x200c, 0x200c]]. */
+function parseRanges(css: string): [number, number][] {
+  return css.split(",").map((part) => {
+    const [from, to] = part.trim().replace(/^U\+/i, "").split("-");
+    return [Number.parseInt(from!, 16), Number.parseInt(to ?? from!, 16)];
+  });
+}
+
+/**
+ * The fallback font for a character, or undefined when no shipped font has it. Families are tried in
+ * `order` (the CJK family for the document's language first); files are parsed on first use and kept.
+ */
+export function fallbackFor(codePoint: number, bold: boolean, order: readonly FamilyId[] = FAMILY_ORDER): FallbackFont | undefined {
+  let known = chosen.get(order);
+  if (!known) {
+    known = new Map();
+    chosen.set(order, known);
+  }
+  const key = bold ? -codePoint - 1 : codePoint;
+  let font = known.get(key);
+  if (font === undefined) {
+    font = search(codePoint, bold, order) ?? null;
+    if (known.size >= MAX_REMEMBERED) known.clear();
+    known.set(key, font);
+  }
+  return font ?? undefined;
+}
+
+// The font found for each character (null: none), per family order: a CJK document asks for thousands.
+const chosen = new WeakMap<readonly FamilyId[], Map<number, FallbackFont | null>>();
+const MAX_REMEMBERED = 50_000;
+
+function search(codePoint: number, bold: boolean, order: readonly FamilyId[]): FallbackFont | undefined {
+  const candidates = allSlices().filter((s) => s.ranges.some(([from, to]) => codePoint >= from && codePoint <= to));
+  candidates.sort((a, b) => order.indexOf(a.family) - order.indexOf(b.family));
+  for (const slice of candidates) {
+    const font = open(slice.path(bold));
+    if (font.font.hasGlyphForCodePoint(codePoint)) return font;
+  }
+  return undefined;
+}
+
+function open(path: string): FallbackFont {
+  let font = parsed.get(path);
+  if (!font) {
+    const bytes = woffToSfnt(readFileSync(path));
+    const created = fontkit.create(bytes);
+    if (!("hasGlyphForCodePoint" in created)) throw new Error(`${path} is a font collection, expected one font`);
+    shapeWithHarfBuzz(created, bytes);
+    const name = path.slice(path.lastIndexOf("/") + 1, -"-normal.woff".length);
+    // pdfkit tells fonts apart by PostScript name, which the slices of one family share.
+    Object.defineProperty(created, "postscriptName", { value: `${created.postscriptName}-${name}` });
+    font = { name, font: created };
+    parsed.set(path, font);
+  }
+  return font;
+}
+
+/** The families in their default order. */
+export const FAMILY_ORDER: readonly FamilyId[] = FAMILIES.map((f) => f.id);
+
+const CJK: readonly FamilyId[] = ["noto-sans-sc", "noto-sans-tc", "noto-sans-jp", "noto-sans-kr"];
+
+/**
+ * The family order for a document language: Han characters take the shapes of the language's own
+ * convention (Japanese, Korean, Traditional Chinese), Simplified Chinese otherwise.
+ */
+export function familyOrder(language: string | undefined): readonly FamilyId[] {
+  const tag = (language ?? "").toLowerCase();
+  const first: FamilyId | undefined = tag.startsWith("ja") ? "noto-sans-jp" : tag.startsWith("ko") ? "noto-sans-kr" : /^zh-(tw|hk|mo|hant)/.test(tag) ? "noto-sans-tc" : undefined;
+  if (!first) return FAMILY_ORDER;
+  let order = orders.get(first);
+  if (!order) {
+    order = [...FAMILY_ORDER.filter((f) => !CJK.includes(f)), first, ...CJK.filter((f) => f !== first)];
+    orders.set(first, order);
+  }
+  return order;
+}
+
+// One array per order, so the choice of fallback can be remembered per order (see fallbackFor).
+const orders = new Map<FamilyId, readonly FamilyId[]>();
+
+/**
+ * Throws naming the first fallback font file that is missing (an image built without them): each family's
+ * Unicode ranges and the regular and bold files of its first slice, without reading the fonts (that waits
+ * for a document).
+ */
+export function checkFallbackFiles(): void {
+  const require = createRequire(import.meta.url);
+  for (const family of FAMILIES) {
+    const dir = dirname(require.resolve(`@fontsource/${family.id}/package.json`));
+    const unicode = JSON.parse(readFileSync(join(dir, "unicode.json"), "utf8")) as Record<string, string>;
+    const key = Object.keys(unicode).find((k) => (family.subsets as readonly string[]).includes(k.startsWith("[") ? "n" : k));
+    if (!key) throw new Error(`${family.id}: no ${family.subsets.join(", ")} slice in unicode.json`);
+    for (const weight of family.bold ? [400, 700] : [400]) {
+      const file = join(dir, "files", `${family.id}-${key.replace(/^\[|\]$/g, "")}-${weight}-normal.woff`);
+      if (!existsSync(file)) throw new Error(`font file ${file} is missing`);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import type * as fontkit from "fontkit";
+import type { GlyphSource } from "../document/glyph-coverage.js";
+import { fonts, type FontKey } from "../render/fonts.js";
+import { fallbackFor, FAMILY_ORDER, type FamilyId } from "./fallback-fonts.js";
+
+/** A stretch of text set in one font: `name` is what the font is registered under in a document. */
+export interface FontRun {
+  text: string;
+  name: string;
+  font: fontkit.Font;
+}
+
+// Marks, joiners, variation selectors, emoji modifiers and tags belong to the character before them: a
+// shaping engine must see them in the same run (a conjunct, a ZWJ emoji sequence). So do controls (line
+// breaks), which no font draws.
+const ATTACHED = /[\p{M}\p{Cc}\p{Cf}\uFE00-\uFE0F\u{1F3FB}-\u{1F3FF}\u{E0020}-\u{E007F}]/u;
+// Digits, spaces and punctuation stay in the font of the text around them when it has them.
+const NEUTRAL = /[\p{N}\p{P}\p{Z}\p{Sm}\p{Sc}\p{Sk}\s]/u;
+const SPACE = /[\p{Z}\s]/u;
+
+/**
+ * Splits text into runs by font: the style's DejaVu face first, then the Noto fallbacks in `order`. Characters no font has are left in the run before them
+ * (the document was checked with {@link hasGlyph} before rendering, so none are left by then).
+ */
+export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[] = FAMILY_ORDER): FontRun[] {
+  if (inOneFace(text, face)) return [{ text, name: face, font: fonts()[face] }];
+  // Runs as [start, end) of text while scanning; their strings are cut once at the end.
+  const runs: { start: number; end: number; name: string; font: fontkit.Font }[] = [];
+  const bold = face === "bold" || face === "boldItalic" || face === "monoBold";
+  for (let i = 0; i < text.length; ) {
+    const codePoint = text.codePointAt(i)!;
+    const next = i + (codePoint > 0xffff ? 2 : 1);
+    const char = text.slice(i, next);
+    const last = runs.at(-1);
+    // Spaces go to DejaVu (pdfkit shapes word by word anyway; Noto Emoji's space is twice as wide).
+    if (last && (ATTACHED.test(char) || (NEUTRAL.test(char) && !(SPACE.test(char) && last.name !== face) && last.font.hasGlyphForCodePoint(codePoint)))) {
+      last.end = next;
+    } else {
+      const chosen = primary(face, char, codePoint) ?? (ATTACHED.test(char) ? undefined : fallbackFor(codePoint, bold, order)) ?? last ?? { name: face, font: fonts()[face] };
+      if (last && last.name === chosen.name) last.end = next;
+      else runs.push({ start: i, end: next, name: chosen.name, font: chosen.font });
+    }
+    i = next;
+  }
+  return runs.map((r) => ({ text: text.slice(r.start, r.end), name: r.name, font: r.font }));
+}
+
+// Scripts DejaVu has glyphs for but no shaping of the quality Noto's fonts have: Noto sets them.
+const NOTO_FIRST = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+
+/**
+ * Whether all of `text` is set in the face itself (the common case, checked cheaply): Latin, Greek, Cyrillic and general punctuation the face has (a
+ * character of another script, or one the face lacks, takes the long way).
+ */
+export function inOneFace(text: string, face: FontKey): boolean {
+  const font = fonts()[face];
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) {
+      // Line breaks and tabs are pdfkit's to handle; other controls take the long way.
+      if (unit < 0x20 && unit !== 0x0a && unit !== 0x09 && unit !== 0x0d) return false;
+      continue;
+    }
+    if (unit >= 0x0530 && (unit < 0x2000 || unit > 0x20cf)) return false;
+    if ((unit >= 0x0300 && unit < 0x0370) || !font.hasGlyphForCodePoint(unit)) return false;
+  }
+  return true;
+}
+
+/** The DejaVu face for a character, if it has it. */
+function primary(face: FontKey, char: string, codePoint: number): { name: string; font: fontkit.Font } | undefined {
+  if (NOTO_FIRST.test(char)) return undefined;
+  const font = fonts()[face];
+  return font.hasGlyphForCodePoint(codePoint) ? { name: face, font } : undefined;
+}
+
+/** Whether some shipped font can show `codePoint` in `face` (the check before rendering). */
+export function hasGlyph(face: FontKey, codePoint: number): boolean {
+  if (primary(face, String.fromCodePoint(codePoint), codePoint)) return true;
+  return fallbackFor(codePoint, face === "bold" || face === "boldItalic" || face === "monoBold") !== undefined;
+}
+
+const FACES: readonly FontKey[] = ["regular", "bold", "italic", "boldItalic", "mono", "monoBold"];
+
+/** Every face as one glyph source: DejaVu and the fallbacks together (what prepare checks text against). */
+export function coverage(): Readonly<Record<FontKey, GlyphSource>> {
+  return Object.fromEntries(FACES.map((face) => [face, { hasGlyphForCodePoint: (codePoint: number) => hasGlyph(face, codePoint) }])) as Record<FontKey, GlyphSource>;
+}

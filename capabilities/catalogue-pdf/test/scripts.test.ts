@@ -1,0 +1,228 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { woffToSfnt } from "../src/text/woff.js";
+import { drawnRuns, hbShapeOutlines } from "./support/glyphs.js";
+import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
+import { flat, pdfFonts, pdfText } from "./support/poppler.js";
+import { difference, readReference, titleInk, writeReference } from "./support/reference-image.js";
+
+// Every script end to end: rendered by the production entrypoint over gRPC, read back with poppler, and
+// the shaped glyphs compared with an independent HarfBuzz (Debian's hb-shape).
+let pdf: PdfHarness;
+beforeAll(async () => {
+  pdf = await startPdf();
+}, 30_000);
+afterAll(() => pdf?.stop());
+
+const render = async (language: string, paragraphs: string[]) => {
+  const result = await pdf.ok("create_pdf_document", { title: paragraphs[0]!.slice(0, 12), language, sections: [{ heading: paragraphs[0]!.slice(0, 8), content: paragraphs }] });
+  return pdf.bytes(result);
+};
+
+// pdftotext marks right-to-left stretches with bidi embedding controls; the characters are what counts.
+const logical = (text: string) => flat(text.replace(/[\u200E\u200F\u202A-\u202E]/g, ""));
+
+// Letters and digits only: poppler rebuilds right-to-left lines from glyph positions and may put a comma
+// or full stop at a direction change on the other side of a space, and after a Bengali word ending in a
+// below-base form it sees a space before the next punctuation (a known gap, see the README).
+const letters = (text: string) => text.replace(/[\p{P}\s\u200E\u200F\u202A-\u202E]/gu, "");
+
+// One line per script, in a document of its language: each must come back exactly as written.
+const SAMPLES: [string, string, string][] = [
+  ["Chinese (Simplified)", "zh", "中文排版：你好，世界。这是一个测试。"],
+  ["Chinese (Traditional)", "zh-TW", "繁體中文：臺灣的資料處理。"],
+  ["Japanese", "ja", "日本語の文章：こんにちは、カタカナ。"],
+  ["Korean", "ko", "한국어 문서: 안녕하세요, 세계."],
+  ["Arabic", "ar", "مرحبا بالعالم، هذا اختبار 2026."],
+  ["Persian", "fa", "سلام دنیا، این یک آزمایش است."],
+  ["Urdu", "ur", "ہیلو دنیا، یہ ایک امتحان ہے۔"],
+  ["Hebrew", "he", "שלום עולם, זה מבחן 42."],
+  ["Devanagari", "hi", "नमस्ते दुनिया, यह क्षत्रिय परीक्षा है।"],
+  ["Bengali", "bn", "হ্যালো বিশ্ব, এটি একটি পরীক্ষা।"],
+  ["Tamil", "ta", "வணக்கம் உலகம், இது ஒரு சோதனை."],
+  ["Telugu", "te", "హలో ప్రపంచం, ఇది ఒక పరీక్ష."],
+  ["Gujarati", "gu", "નમસ્તે દુનિયા, આ એક પરીક્ષણ છે."],
+  ["Gurmukhi", "pa", "ਸਤਿ ਸ੍ਰੀ ਅਕਾਲ ਦੁਨੀਆ, ਇਹ ਇੱਕ ਟੈਸਟ ਹੈ।"],
+  ["Kannada", "kn", "ನಮಸ್ಕಾರ ಪ್ರಪಂಚ, ಇದು ಒಂದು ಪರೀಕ್ಷೆ."],
+  ["Malayalam", "ml", "ഹലോ ലോകം, ഇത് ഒരു പരീക്ഷണം ആണ്."],
+  ["Thai", "th", "สวัสดีชาวโลก นี่คือการทดสอบ"],
+  ["Armenian", "hy", "Բարեւ աշխարհ, սա փորձարկում է։"],
+  ["Georgian", "ka", "გამარჯობა მსოფლიო, ეს არის ტესტი."],
+  ["emoji", "en", "Party 🎉 time 😀 thumbs 👍 done"],
+];
+
+const EXACT_PUNCTUATION_GAP = new Set(["ar", "fa", "ur", "he", "bn"]);
+
+describe("every script", () => {
+  it.each(SAMPLES)("%s comes back from pdftotext exactly as written, fonts embedded and subset", async (_name, language, sample) => {
+    const bytes = await render(language, [sample]);
+    if (EXACT_PUNCTUATION_GAP.has(language)) expect(letters(pdfText(bytes))).toContain(letters(sample));
+    else expect(logical(pdfText(bytes))).toContain(sample);
+    const fonts = pdfFonts(bytes);
+    expect(fonts.length).toBeGreaterThan(0);
+    for (const font of fonts) {
+      expect(font.embedded, font.name).toBe(true);
+      expect(font.name, "subset tag").toMatch(/^[A-Z]{6}\+/);
+    }
+  });
+
+  it("keeps the lines of a long right-to-left paragraph in order, each read right to left", async () => {
+    const sentence = "هذه جملة عربية طويلة رقم 12 تتكرر عدة مرات. ";
+    const bytes = await render("ar", [sentence.repeat(10)]);
+    expect(
+      pdfText(bytes)
+        .split("\n")
+        .filter((l) => l.includes("جملة")).length,
+    ).toBeGreaterThan(2);
+    expect(letters(pdfText(bytes))).toContain(letters(sentence.repeat(10)));
+  });
+
+  it("keeps a right-to-left paragraph with a number and an English phrase in logical order", async () => {
+    const sample = "السعر 1250 ريال (تقريبا) حسب Selu Catalogue اليوم.";
+    expect(letters(pdfText(await render("ar", [sample])))).toContain(letters(sample));
+  });
+
+  it("sets a Chinese paragraph over several lines, breaking between ideographs and never before closing punctuation", async () => {
+    const sentence = "这是一个很长的中文段落，用来测试换行。";
+    const bytes = await render("zh", [sentence.repeat(12)]);
+    const lines = pdfText(bytes)
+      .split("\n")
+      .filter((l) => l.includes("段落") || l.includes("测试"));
+    expect(lines.length).toBeGreaterThan(2);
+    for (const line of lines) expect(line, "no line starts with closing punctuation").not.toMatch(/^[，。、）」]/);
+    expect(logical(pdfText(bytes)).replace(/ /g, "")).toContain(sentence.repeat(12));
+  });
+});
+
+function withPdf<T>(bytes: Uint8Array, read: (path: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), "pdf-rtl-"));
+  try {
+    writeFileSync(join(dir, "doc.pdf"), bytes);
+    return read(join(dir, "doc.pdf"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const require = createRequire(import.meta.url);
+const noto = (family: string, file: string) => woffToSfnt(readFileSync(join(dirname(require.resolve(`@fontsource/${family}/package.json`)), "files", file)));
+const dejavu = () => readFileSync(join(dirname(require.resolve("dejavu-fonts-ttf/package.json")), "ttf", "DejaVuSans.ttf"));
+
+describe("shaping matches an independent HarfBuzz (hb-shape)", () => {
+  const cases: [string, string, string, () => Buffer][] = [
+    ["an Arabic word (joining forms)", "ar", "العربية", () => noto("noto-sans-arabic", "noto-sans-arabic-arabic-400-normal.woff")],
+    ["a Devanagari conjunct and reordered vowel sign", "hi", "क्षत्रिय", () => noto("noto-sans-devanagari", "noto-sans-devanagari-devanagari-400-normal.woff")],
+    ["a Thai cluster with stacked marks", "th", "สวัสดี", () => noto("noto-sans-thai", "noto-sans-thai-thai-400-normal.woff")],
+    ["the fi ligature", "en", "office", dejavu],
+  ];
+  it.each(cases)("%s is drawn with hb-shape's glyphs", async (_name, language, word, font) => {
+    const bytes = await render(language, [word]);
+    const expected = hbShapeOutlines(font(), word);
+    const drawn = (await drawnRuns(bytes)).map((r) => r.outlines);
+    expect(drawn, `a run drawn as hb-shape's ${expected.length} glyphs`).toContainEqual(expected);
+  });
+});
+
+// Where shaping shows, the rendered title is compared with a reference image a person looked at
+// (test/fixtures/reference/*.png; UPDATE_REFERENCES=1 rewrites them, look at them before committing).
+describe("rendered shaping matches the reference images", () => {
+  const cases: [string, string, string][] = [
+    ["arabic", "ar", "العربية لا"],
+    ["devanagari", "hi", "क्षत्रिय हिन्दी"],
+    ["thai", "th", "สวัสดี น้ำ"],
+    ["ligature", "en", "office fluffy"],
+  ];
+  it.each(cases)("%s", async (name, language, text) => {
+    const result = await pdf.ok("create_pdf_document", { title: text, language, sections: [{ heading: "x", content: ["x"] }] });
+    const ink = titleInk(pdf.bytes(result));
+    expect(ink.width, "the title has ink").toBeGreaterThan(40);
+    const path = `${capabilityDir}/test/fixtures/reference/${name}.png`;
+    if (process.env.UPDATE_REFERENCES) writeReference(path, ink);
+    const reference = readReference(path);
+    expect(reference, `${path} exists (UPDATE_REFERENCES=1 writes it)`).toBeDefined();
+    expect(difference(ink, reference!)).toBeLessThan(0.01);
+  });
+
+  it("tells a wrongly shaped word apart (the comparison can fail)", async () => {
+    const result = await pdf.ok("create_pdf_document", { title: "क ् ष त ् र ि य हिन्दी", language: "hi", sections: [{ heading: "x", content: ["x"] }] });
+    expect(difference(titleInk(pdf.bytes(result)), readReference(`${capabilityDir}/test/fixtures/reference/devanagari.png`)!)).toBeGreaterThan(0.05);
+  });
+});
+
+// Where pdftotext -bbox finds each word: the left edge and top of its box, in points.
+const boxes = (bytes: Uint8Array) => {
+  const html = withPdf(bytes, (path) => execFileSync("pdftotext", ["-bbox", path, "-"], { encoding: "utf8" }));
+  return new Map([...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]+)<\/word>/g)].map((m) => [m[3]!, { x: Number(m[1]), y: Number(m[2]) }]));
+};
+const leftEdges = (bytes: Uint8Array) => new Map([...boxes(bytes)].map(([word, box]) => [word, box.x]));
+
+describe("text in several fonts is measured in each", () => {
+  it("gives a table row and a quote of wrapped Chinese the height of all their lines", async () => {
+    const long = "这是一个很长的中文说明，用来测试表格单元格中的自动换行是否正确。".repeat(4);
+    const result = await pdf.ok("create_pdf_document", {
+      title: "表格",
+      language: "zh",
+      sections: [
+        {
+          heading: "测试",
+          content: [
+            {
+              type: "table",
+              columns: [{ header: "A" }, { header: "B" }],
+              rows: [
+                ["一", `${long} CELLEND`],
+                ["ROWTWO", "短"],
+              ],
+            },
+            { type: "quote", text: `${long} QUOTEEND` },
+            "AFTER",
+          ],
+        },
+      ],
+    });
+    const at = boxes(pdf.bytes(result));
+    expect(at.get("ROWTWO")!.y).toBeGreaterThan(at.get("CELLEND")!.y + 5);
+    expect(at.get("AFTER")!.y).toBeGreaterThan(at.get("QUOTEEND")!.y + 5);
+    // Every line of the cell is there, in order.
+    expect(logical(pdfText(pdf.bytes(result))).replace(/ /g, "")).toContain(`${long}CELLEND`);
+  });
+
+  it("breaks a line of unspaced Thai between characters rather than running past the margin", async () => {
+    const result = await pdf.ok("create_pdf_document", { title: "ไทย", language: "th", sections: [{ heading: "ไทย", content: ["สวัสดีครับ".repeat(30)] }] });
+    const lines = pdfText(pdf.bytes(result))
+      .split("\n")
+      .filter((l) => l.includes("สวัสดี"));
+    expect(lines.length).toBeGreaterThan(2);
+  });
+});
+
+describe("right-to-left documents", () => {
+  it("starts a table's first column, a list's markers and paragraphs at the right margin", async () => {
+    const result = await pdf.ok("create_pdf_document", {
+      title: "جدول",
+      language: "ar",
+      // Latin words mark the places (pdftotext -bbox reads right-to-left words glyph by glyph).
+      sections: [
+        {
+          heading: "قسم",
+          content: [
+            { type: "table", columns: [{ header: "First" }, { header: "Second" }], rows: [["أ", "ب"]] },
+            { type: "list", items: ["بند Item"] },
+            "فقرة قصيرة Mark",
+            "A short English paragraph.",
+          ],
+        },
+      ],
+    });
+    const x = leftEdges(pdf.bytes(result));
+    expect(x.get("First")!).toBeGreaterThan(x.get("Second")!);
+    expect(x.get("•")!).toBeGreaterThan(x.get("Item")!);
+    expect(x.get("Mark")!).toBeGreaterThan(300);
+    // A paragraph that starts with a Latin letter runs left to right, even in an Arabic document.
+    expect(x.get("short")!).toBeLessThan(150);
+  });
+});
