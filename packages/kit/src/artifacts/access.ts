@@ -41,40 +41,50 @@ export interface ArtifactAccess {
   read(attachment: AttachmentArg, field?: string): InputFile;
 }
 
-/** Binds the store to one tool call. */
-export function createArtifactAccess(store: ArtifactStore, callSignal: AbortSignal): ArtifactAccess {
-  return {
-    async put(content, meta, signal = callSignal) {
-      if (!meta.filename) throw new TypeError("artifacts.put: filename is required");
-      if (!meta.mimeType) throw new TypeError("artifacts.put: mimeType is required");
-      const writer = store.begin({ kind: "output", filename: meta.filename, mimeType: meta.mimeType });
-      try {
-        if (content instanceof Uint8Array) writer.write(content);
-        else {
-          for await (const chunk of content) {
-            signal.throwIfAborted();
-            writer.write(chunk);
-          }
+/**
+ * The store bound to one tool call (`ctx.artifacts`). A class, not an object of closures: one is made for
+ * every call, and its methods are shared.
+ */
+export class CallArtifacts implements ArtifactAccess {
+  readonly #store: ArtifactStore;
+  readonly #signal: AbortSignal;
+
+  constructor(store: ArtifactStore, callSignal: AbortSignal) {
+    this.#store = store;
+    this.#signal = callSignal;
+  }
+
+  async put(content: ArtifactContent, meta: { filename: string; mimeType: string }, signal: AbortSignal = this.#signal): Promise<ArtifactRef> {
+    if (!meta.filename) throw new TypeError("artifacts.put: filename is required");
+    if (!meta.mimeType) throw new TypeError("artifacts.put: mimeType is required");
+    const writer = this.#store.begin({ kind: "output", filename: meta.filename, mimeType: meta.mimeType });
+    try {
+      if (content instanceof Uint8Array) writer.write(content);
+      else {
+        for await (const chunk of content) {
+          signal.throwIfAborted();
+          writer.write(chunk);
         }
-        // Selu treats a download with no data as an error, so refuse it here where it is clear.
-        if (writer.size === 0) throw new ToolError(`the file ${JSON.stringify(meta.filename)} is empty`);
-      } catch (err) {
-        writer.abort();
-        throw err;
       }
-      const item = writer.finish();
-      return { capability_artifact_id: item.id, filename: item.filename, mime_type: item.mimeType };
-    },
-    read(attachment, field = "attachment") {
-      const item = store.get(attachment.capability_artifact_id);
-      if (!item || item.kind !== "input") {
-        throw new ToolError(
-          `${field}: no uploaded file with id ${JSON.stringify(attachment.capability_artifact_id)}` + " (it expired or was never uploaded to this capability); attach the artifact again",
-        );
-      }
-      return toInputFile(item, attachment);
-    },
-  };
+      // Selu treats a download with no data as an error, so refuse it here where it is clear.
+      if (writer.size === 0) throw new ToolError(`the file ${JSON.stringify(meta.filename)} is empty`);
+    } catch (err) {
+      writer.abort();
+      throw err;
+    }
+    const item = writer.finish();
+    return { capability_artifact_id: item.id, filename: item.filename, mime_type: item.mimeType };
+  }
+
+  read(attachment: AttachmentArg, field = "attachment"): InputFile {
+    const item = this.#store.get(attachment.capability_artifact_id);
+    if (!item || item.kind !== "input") {
+      throw new ToolError(
+        `${field}: no uploaded file with id ${JSON.stringify(attachment.capability_artifact_id)}` + " (it expired or was never uploaded to this capability); attach the artifact again",
+      );
+    }
+    return toInputFile(item, attachment);
+  }
 }
 
 function toInputFile(item: StoredArtifact, attachment: AttachmentArg): InputFile {

@@ -14,7 +14,8 @@ export function onCallCancelled(call: ServerSurfaceCall): CancelHook {
       onCancel();
       return noop;
     }
-    call.once("cancelled", onCancel);
+    // `on`, not `once` (no wrapper per call): the runtime unsubscribes, and a second abort does nothing.
+    call.on("cancelled", onCancel);
     return () => call.removeListener("cancelled", onCancel);
   };
 }

@@ -6,7 +6,7 @@ const scan = (text: string, bounds: Partial<JsonBounds> = {}) => checkJsonBounds
 
 describe("checkJsonBounds", () => {
   it("counts every value, the root included, and the deepest nesting", () => {
-    expect(scan('{"a":1,"b":[true,null,"x"],"c":{}}')).toEqual({ bytes: 34, values: 7, depth: 2 });
+    expect(scan('{"a":1,"b":[true,null,"x"],"c":{}}')).toEqual({ bytes: 34, values: 7, depth: 2, nulls: true });
     expect(scan("{}")).toMatchObject({ values: 1, depth: 1 });
     expect(scan(" [ ] ")).toMatchObject({ values: 1, depth: 1 });
     expect(scan("")).toMatchObject({ values: 0, depth: 0 });
@@ -34,6 +34,12 @@ describe("checkJsonBounds", () => {
 
   it("stops at an unterminated string without reading past the end", () => {
     expect(scan('{"t":"abc')).toMatchObject({ values: 2, depth: 1 });
+  });
+
+  it("tells whether a null occurs outside strings, so null-free arguments skip the walk for optional nulls", () => {
+    expect(scan('{"a":null}')).toMatchObject({ nulls: true });
+    expect(scan('{"a":[1,{"b" : null}]}')).toMatchObject({ nulls: true });
+    expect(scan('{"null":"null","n":true,"f":false,"x":-1e5}')).toMatchObject({ nulls: false });
   });
 
   it("reads 16 MiB of escaped quotes as one string", () => {

@@ -20,6 +20,8 @@ export interface JsonShape {
   bytes: number;
   values: number;
   depth: number;
+  /** Whether a `null` literal occurs (outside strings, an `n` starts nothing else): else no null needs dropping. */
+  nulls: boolean;
 }
 
 const ARGS_ADVICE = "pass large content as a file (an artifact in attachments) or split the work into several calls";
@@ -31,6 +33,7 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
+const LETTER_N = 0x6e;
 
 /**
  * Measures `bytes` as JSON in one linear pass, stopping as soon as a bound is passed, and throws a
@@ -45,21 +48,21 @@ export function checkJsonBounds(bytes: Uint8Array, bounds: JsonBounds, field: st
   if (bytes.byteLength > bounds.maxBytes) {
     throw new ArgumentsError(`${field} is ${formatBytes(bytes.byteLength)}, over the ${formatBytes(bounds.maxBytes)} ${toolName} accepts; ${advice}`);
   }
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // values = 1 (the root) + one per comma + one per container that holds anything (its first element).
   let values = bytes.byteLength > 0 ? 1 : 0;
   let depth = 0;
   let deepest = 0;
   let opened = false;
-  for (let i = 0; i < buffer.length; i++) {
-    const byte = buffer[i]!;
+  let nulls = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i]!;
     if (byte <= 0x20) continue; // whitespace (and bytes JSON.parse will refuse)
     if (opened) {
       opened = false;
       if (byte !== CLOSE_BRACE && byte !== CLOSE_BRACKET) values++;
     }
     if (byte === QUOTE) {
-      i = stringEnd(buffer, i);
+      i = stringEnd(bytes, i);
       continue;
     }
     if (byte === COMMA) values++;
@@ -70,7 +73,10 @@ export function checkJsonBounds(bytes: Uint8Array, bounds: JsonBounds, field: st
         throw new ArgumentsError(`${field} nests objects and arrays deeper than ${bounds.maxDepth} levels, the most ${toolName} accepts; flatten the arguments`);
       }
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--;
-    else continue;
+    else {
+      if (byte === LETTER_N) nulls = true;
+      continue;
+    }
     if (values > bounds.maxValues) {
       throw new ArgumentsError(
         `${field} holds more than ${bounds.maxValues.toLocaleString("en")} values (items, fields, numbers and strings together), ` +
@@ -78,15 +84,15 @@ export function checkJsonBounds(bytes: Uint8Array, bounds: JsonBounds, field: st
       );
     }
   }
-  return { bytes: bytes.byteLength, values, depth: deepest };
+  return { bytes: bytes.byteLength, values, depth: deepest, nulls };
 }
 
 /** Index of the quote closing the string opened at `start` (or the end), skipping escaped characters. */
-function stringEnd(buffer: Buffer, start: number): number {
-  for (let i = start + 1; i < buffer.length; i++) {
-    const byte = buffer[i];
+function stringEnd(bytes: Uint8Array, start: number): number {
+  for (let i = start + 1; i < bytes.length; i++) {
+    const byte = bytes[i];
     if (byte === BACKSLASH) i++;
     else if (byte === QUOTE) return i;
   }
-  return buffer.length;
+  return bytes.length;
 }

@@ -147,10 +147,21 @@ export interface CallSlots {
   acquire(weight?: number): Promise<Release>;
 }
 
-/** `slots` bound to one call's signal. */
-export function callSlots(slots: WorkSlots, signal: AbortSignal): CallSlots {
-  return {
-    run: (work, weight) => slots.run(signal, work, weight),
-    acquire: (weight) => slots.acquire(signal, weight),
-  };
+/** `slots` bound to one call's signal: a class, since one is made for every call and its methods are shared. */
+export class BoundSlots implements CallSlots {
+  readonly #slots: WorkSlots;
+  readonly #signal: AbortSignal;
+
+  constructor(slots: WorkSlots, signal: AbortSignal) {
+    this.#slots = slots;
+    this.#signal = signal;
+  }
+
+  run<T>(work: () => Promise<T> | T, weight?: number): Promise<T> {
+    return this.#slots.run(this.#signal, work, weight);
+  }
+
+  acquire(weight?: number): Promise<Release> {
+    return this.#slots.acquire(this.#signal, weight);
+  }
 }

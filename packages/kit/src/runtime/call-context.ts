@@ -1,5 +1,5 @@
-import { createArtifactAccess } from "../artifacts/access.js";
-import { callSlots } from "../limits/work-slots.js";
+import { CallArtifacts } from "../artifacts/access.js";
+import { BoundSlots } from "../limits/work-slots.js";
 import type { ToolContext } from "../tool-context.js";
 import type { Runtime } from "./runtime.js";
 
@@ -24,10 +24,10 @@ export function createToolContext(runtime: Runtime, call: CallIdentity, signal: 
     sessionId: call.sessionId,
     threadId: call.threadId,
     credentials: credentials as ToolContext["credentials"],
-    artifacts: createArtifactAccess(runtime.store, signal),
+    artifacts: new CallArtifacts(runtime.store, signal),
     log: runtime.toolLog(call.toolName),
     limits: runtime.capability.limits,
-    slots: callSlots(runtime.slots, signal),
+    slots: new BoundSlots(runtime.slots, signal),
     http: egress.http,
     openTunnel: (host, port, request) => egress.openTunnel(host, port, { signal, ...request }),
   };

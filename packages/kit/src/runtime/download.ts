@@ -1,6 +1,6 @@
-import { TimeoutError, ToolError, wireError } from "../errors.js";
+import { ToolError, wireError } from "../errors.js";
 import { ARTIFACT_CHUNK_BYTES, formatMs } from "../limits.js";
-import { LinkedSignal, type CancelHook } from "./linked-signal.js";
+import type { CancelSource } from "./linked-signal.js";
 import type { Runtime } from "./runtime.js";
 
 /** One chunk of a download, as DownloadOutputArtifact carries it. */
@@ -36,7 +36,7 @@ const EMPTY = Buffer.alloc(0);
  * `limits.transferIdleMs`, or a download still running after `limits.downloadTimeoutMs`, is cut.
  * Resolves when the stream is done; never rejects.
  */
-export async function sendDownload(runtime: Runtime, id: string, sink: DownloadSink, cancel?: AbortSignal | CancelHook): Promise<void> {
+export async function sendDownload(runtime: Runtime, id: string, sink: DownloadSink, cancel?: CancelSource): Promise<void> {
   const { limits } = runtime.capability;
   const item = runtime.store.get(id);
   if (!item || item.kind !== "output") {
@@ -45,7 +45,7 @@ export async function sendDownload(runtime: Runtime, id: string, sink: DownloadS
     sink.end();
     return;
   }
-  const scope = new LinkedSignal([cancel, runtime.shutdownHook], limits.downloadTimeoutMs, () => new TimeoutError("the download", limits.downloadTimeoutMs));
+  const scope = runtime.link("transfer", "the download", limits.downloadTimeoutMs, cancel);
   const buffer = runtime.downloadBuffer;
   let unsent = 0;
   try {

@@ -1,6 +1,6 @@
 import { neededCredentials } from "../capability.js";
 import { randomBytes } from "node:crypto";
-import { ArgumentsError, CredentialsError, outcomeKind, TimeoutError, ToolError, wireError, type OutcomeKind } from "../errors.js";
+import { ArgumentsError, CredentialsError, outcomeKind, ToolError, wireError, type OutcomeKind } from "../errors.js";
 import { dropOptionalNulls } from "../json/optional-nulls.js";
 import { argsBounds, CONFIG_ADVICE, CONFIG_BOUNDS } from "../limits/args-bounds.js";
 import { checkJsonBounds } from "../limits/json-bounds.js";
@@ -10,8 +10,9 @@ import type { ToolContext } from "../tool-context.js";
 import { formatIssues } from "../validation.js";
 import { createToolContext } from "./call-context.js";
 import { readCredentials } from "./credentials.js";
-import { LinkedSignal, type CancelHook } from "./linked-signal.js";
+import type { CancelHook } from "./linked-signal.js";
 import { parseJsonObject } from "./parse-json.js";
+import type { Release } from "../limits/work-slots.js";
 import type { Runtime } from "./runtime.js";
 
 /** An Invoke request, whatever the transport. */
@@ -42,26 +43,24 @@ const APPROVAL_KEYS = ["_approval_message", "_approval_message_i18n"];
 /**
  * Runs one tool call, whatever the transport: parses and validates, runs the handler under a signal
  * linked up front to the caller's, to shutdown and to the tool's timeout, and turns every failure into one
- * error message. Never rejects; the call is tracked until it is answered, for shutdown.
+ * error message. Never rejects; the call counts as in flight until it is answered, for shutdown.
+ *
+ * Every call takes this path: it makes only what the call needs (no log fields unless the line is
+ * written, no promise for a tool that answers at once), measured by the kit bench (packages/kit/bench).
  */
-export function invokeTool(runtime: Runtime, input: InvokeInput, options: InvokeOptions = {}): Promise<InvokeOutcome> {
-  return runtime.track(invoke(runtime, input, options));
-}
-
-async function invoke(runtime: Runtime, input: InvokeInput, options: InvokeOptions): Promise<InvokeOutcome> {
-  const started = performance.now();
+export async function invokeTool(runtime: Runtime, input: InvokeInput, options: InvokeOptions = {}): Promise<InvokeOutcome> {
+  const started = runtime.logsCalls ? performance.now() : 0;
   const { toolName } = input;
   const { capability } = runtime;
   const def = capability.tools.get(toolName);
   if (!def && !capability.discovery) return unknownTool(runtime, toolName, started);
   // The wait for a call slot counts against the tool's time: Selu's own deadline covers the whole call.
-  const timeoutMs = def?.timeoutMs ?? capability.limits.toolTimeoutMs;
-  const scope = new LinkedSignal([options.signal, options.onCancel, runtime.shutdownHook], timeoutMs, () => new TimeoutError(toolName, timeoutMs));
+  const scope = runtime.link("call", toolName, def?.timeoutMs ?? capability.limits.toolTimeoutMs, options.signal).link(options.onCancel);
   const { signal } = scope;
   // The capability's declared concurrency (issue 10 item 7): a free slot is taken without a promise.
-  let release: (() => void) | undefined;
+  let slot: Release | boolean = false;
   try {
-    release = runtime.calls.tryTake() ? () => runtime.calls.give() : await runtime.calls.acquire(signal);
+    slot = runtime.calls.tryTake() || (await runtime.calls.acquire(signal));
     // A dynamic tool set: the discovery call, and tools the configuration does not offer, end here.
     const config = capability.discovery ? readConfig(input) : undefined;
     const routed = config && capability.discovery?.route(toolName, config);
@@ -72,13 +71,15 @@ async function invoke(runtime: Runtime, input: InvokeInput, options: InvokeOptio
     const ctx = createToolContext(runtime, input, signal, readCallCredentials(runtime, def, config ?? readConfig(input)));
     // A call cancelled or shut down before it starts never runs its handler.
     signal.throwIfAborted();
-    const result = await untilAborted(execute(def, args, ctx, options.onProgress), signal);
+    const output = execute(def, args, ctx, options.onProgress);
+    const result = isThenable(output) ? await untilAborted(output, signal) : output;
     return succeed(runtime, toolName, serialize(runtime, def, toolName, result), started);
   } catch (err) {
     const error = wireError(err, { subject: toolName, signal, log: runtime.toolLog(toolName) });
     return fail(runtime, toolName, started, outcomeKind(err, signal), error);
   } finally {
-    release?.();
+    if (slot === true) runtime.calls.give();
+    else if (slot) slot();
     scope.dispose();
   }
 }
@@ -89,15 +90,17 @@ function unknownTool(runtime: Runtime, toolName: string, started: number): Invok
 }
 
 function succeed(runtime: Runtime, toolName: string, resultJson: Buffer, started: number): InvokeOutcome {
-  runtime.log.info("tool call", { tool: toolName, ms: elapsed(started), outcome: "ok" });
+  if (runtime.logsCalls) runtime.log.info("tool call", { tool: toolName, ms: elapsed(started), outcome: "ok" });
   return { ok: true, resultJson };
 }
 
 // Every call is one info line for operators: tool, duration, outcome kind. The error's message may quote
 // argument values (an address, a file name): only debug logs carry it.
 function fail(runtime: Runtime, toolName: string, started: number, outcome: OutcomeKind, error: string): InvokeOutcome {
-  const fields = { tool: toolName, ms: elapsed(started), outcome };
-  runtime.log.info("tool call", runtime.debug ? { ...fields, error } : fields);
+  if (runtime.logsCalls) {
+    const fields = { tool: toolName, ms: elapsed(started), outcome };
+    runtime.log.info("tool call", runtime.debug ? { ...fields, error } : fields);
+  }
   return { ok: false, error };
 }
 
@@ -131,11 +134,11 @@ function readCallCredentials(runtime: Runtime, def: ToolDefinition, config: Read
 
 function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): unknown {
   // Size and structure before parsing (issue 10 item 1): JSON.parse of a small deep or wide text is costly.
-  checkJsonBounds(input.argsJson, argsBounds(def, runtime.capability.limits), "args_json", input.toolName);
+  const shape = checkJsonBounds(input.argsJson, argsBounds(def, runtime.capability.limits), "args_json", input.toolName);
   const raw = parseJsonObject(input.argsJson, "args_json");
-  for (const key of APPROVAL_KEYS) delete raw[key];
+  for (const key of APPROVAL_KEYS) if (key in raw) delete raw[key];
   // Models send null for an optional argument they leave out (contract section 3).
-  dropOptionalNulls(def.input, raw);
+  if (shape.nulls) dropOptionalNulls(def.input, raw);
   const parsed = def.input.safeParse(raw);
   if (parsed.success) return parsed.data;
   const known = Object.keys(def.input.shape);
@@ -163,8 +166,7 @@ async function drain(output: AsyncGenerator<unknown, unknown, void>, signal: Abo
  * signal. `work` always gets a handler first, so its settling after the call was answered (a tool that
  * finishes or fails after a cancel, a timeout or shutdown) is never an unhandled rejection.
  */
-function untilAborted(work: unknown, signal: AbortSignal): Promise<unknown> {
-  if (!isThenable(work)) return Promise.resolve(work);
+function untilAborted(work: PromiseLike<unknown>, signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     Promise.resolve(work).then(

@@ -1,44 +1,85 @@
+import { TimeoutError } from "../errors.js";
+
 /**
- * Subscribes `abort` to a source of cancellation (a transport's cancel event, shutdown) and returns how to
+ * Subscribes `abort` to a source of cancellation (a transport's cancel event) and returns how to
  * unsubscribe. Cheaper per call than an AbortSignal listener, and what transports have anyway.
  */
 export type CancelHook = (abort: (reason: unknown) => void) => () => void;
 
+/** What a scope is linked to: the caller's signal, or a transport's cancel event. */
+export type CancelSource = AbortSignal | CancelHook;
+
 /**
- * An AbortSignal linked up front to what a call runs under (the caller's cancel, shutdown) and to its own
- * time limit, as connect-es links a handler's context: one controller, aborted with the first reason to
- * arrive. `dispose()` stops the timer and unsubscribes, so nothing outlives the call.
+ * An AbortSignal linked up front to what a call or transfer runs under (the caller's cancel, shutdown)
+ * and to its own time limit, as connect-es links a handler's context: one controller, aborted with the
+ * first reason to arrive. While it runs it sits in its `group`, the list the runtime aborts at shutdown;
+ * `dispose()` leaves the group, stops the timer and unsubscribes, so nothing outlives the call.
+ *
+ * It lives as long as its call and is made for every call: it holds no more than it needs (one closure,
+ * one timer), since per-call objects that outlive a young-generation GC are promoted and cost a full GC.
  */
 export class LinkedSignal {
-  readonly #controller = new AbortController();
-  readonly #timer: NodeJS.Timeout | undefined;
-  readonly #unlink: (() => void)[] = [];
+  readonly signal: AbortSignal;
+  /** Aborts the signal with `reason`; the first reason wins. */
+  readonly abort: (reason: unknown) => void;
+  readonly #group: LinkedSignal[];
+  /** This scope's index in its group (-1 once disposed). */
+  #slot: number;
+  readonly #subject: string;
+  readonly #timeoutMs: number | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #unlink: (() => void) | undefined;
 
-  constructor(sources: readonly (AbortSignal | CancelHook | undefined)[], timeoutMs: number | undefined, timeoutReason: () => unknown) {
-    const abort = (reason: unknown) => this.#controller.abort(reason);
-    for (const source of sources) {
-      if (!source) continue;
-      if (typeof source === "function") {
-        this.#unlink.push(source(abort));
-      } else if (source.aborted) {
-        abort(source.reason);
-      } else {
-        const onAbort = () => abort(source.reason);
-        source.addEventListener("abort", onAbort, { once: true });
-        this.#unlink.push(() => source.removeEventListener("abort", onAbort));
-      }
-      if (this.#controller.signal.aborted) return;
-    }
-    if (timeoutMs !== undefined) this.#timer = setTimeout(() => abort(timeoutReason()), timeoutMs);
+  /**
+   * @param subject names what timed out in the TimeoutError ("send_email", "the download").
+   * @param group the scopes running now, which this one joins until disposed (the runtime aborts them at
+   * shutdown). An array with swap-removal: a Set rehashes as calls come and go, allocating each time.
+   */
+  constructor(group: LinkedSignal[], subject: string, timeoutMs: number | undefined) {
+    const controller = new AbortController();
+    this.signal = controller.signal;
+    this.abort = (reason) => controller.abort(reason);
+    this.#group = group;
+    this.#subject = subject;
+    this.#timeoutMs = timeoutMs;
+    this.#slot = group.push(this) - 1;
+    // An argument instead of a closure: the timer is the only other thing a call keeps.
+    if (timeoutMs !== undefined) this.#timer = setTimeout(LinkedSignal.#timeUp, timeoutMs, this);
   }
 
-  get signal(): AbortSignal {
-    return this.#controller.signal;
+  /** Links a source: its cancellation aborts this signal (at once if it already happened). */
+  link(source: CancelSource | undefined): this {
+    if (!source || this.signal.aborted) return this;
+    let unlink: () => void;
+    if (typeof source === "function") {
+      unlink = source(this.abort);
+    } else if (source.aborted) {
+      this.abort(source.reason);
+      return this;
+    } else {
+      const onAbort = () => this.abort(source.reason);
+      source.addEventListener("abort", onAbort, { once: true });
+      unlink = () => source.removeEventListener("abort", onAbort);
+    }
+    const previous = this.#unlink;
+    this.#unlink = previous ? () => (previous(), unlink()) : unlink;
+    return this;
   }
 
   dispose(): void {
+    if (this.#slot < 0) return;
+    const last = this.#group.pop()!;
+    if (last !== this) {
+      this.#group[this.#slot] = last;
+      last.#slot = this.#slot;
+    }
+    this.#slot = -1;
     clearTimeout(this.#timer);
-    for (const unlink of this.#unlink) unlink();
-    this.#unlink.length = 0;
+    this.#unlink?.();
+    this.#unlink = undefined;
+  }
+
+  static #timeUp(scope: LinkedSignal): void {
+    scope.abort(new TimeoutError(scope.#subject, scope.#timeoutMs!));
   }
 }

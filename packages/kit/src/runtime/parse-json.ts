@@ -11,7 +11,9 @@ export function parseJsonObject(bytes: Uint8Array, field: string, secret = false
   if (bytes.byteLength === 0) return {};
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+    // gRPC hands over Buffers already: a view is made only for another transport's plain Uint8Array.
+    const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    value = JSON.parse(buffer.toString("utf8"));
   } catch (err) {
     if (secret || !(err instanceof SyntaxError)) throw new Failure(`${field} is not valid JSON`);
     throw new Failure(`${field} is not valid JSON (${err.message})`);

@@ -3,7 +3,7 @@ import type { Capability } from "../capability.js";
 import { Egress, type EgressSettings } from "../egress/outbound.js";
 import { ShutdownError } from "../errors.js";
 import { ByteBudget } from "./byte-budget.js";
-import type { CancelHook } from "./linked-signal.js";
+import { LinkedSignal, type CancelSource } from "./linked-signal.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
 import { WorkSlots } from "../limits/work-slots.js";
 
@@ -36,13 +36,15 @@ export class Runtime {
   readonly hasCredentials: boolean;
   /** Whether debug records can be written (a caller's own logger decides for itself, so: yes). */
   readonly debug: boolean;
+  /** Whether the per-call info line is written (else its fields are not even made). */
+  readonly logsCalls: boolean;
   readonly #shutdown = new AbortController();
-  readonly #inFlight = new Set<Promise<unknown>>();
+  // The scopes of calls and of transfers running now: shutdown aborts them; calls are counted in flight.
+  readonly #calls: LinkedSignal[] = [];
+  readonly #transfers: LinkedSignal[] = [];
   // Recently seen credential values, masked in logs; bounded so it cannot grow with users.
   readonly #secrets = new Set<string>();
   readonly #toolLogs = new Map<string, Logger>();
-  // What abortAll() aborts: each call's and transfer's own abort, held only while it runs.
-  readonly #onShutdown = new Set<(reason: unknown) => void>();
 
   constructor(capability: Capability, options: RuntimeOptions = {}) {
     this.capability = capability;
@@ -56,6 +58,7 @@ export class Runtime {
       options.logger ?? createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets, ...(options.logWrite ? { write: options.logWrite } : {}) }, { capability: capability.id });
     this.hasCredentials = Object.keys(capability.credentials).length > 0;
     this.debug = options.logger !== undefined || options.logLevel === "debug";
+    this.logsCalls = this.debug || (options.logLevel ?? "info") === "info";
     this.egress = new Egress(options.egress ?? {}, capability.limits);
     this.downloadBuffer = new ByteBudget(capability.limits.downloadBufferBytes);
     const { calls } = capability.limits;
@@ -63,23 +66,24 @@ export class Runtime {
     this.slots = new WorkSlots({ size: capability.limits.workSlots, label: "work slots" });
   }
 
-  /** Links a call to shutdown: `abort` runs when the grace period ends (at once if it has). */
-  readonly shutdownHook: CancelHook = (abort) => {
-    if (this.#shutdown.signal.aborted) {
-      abort(this.#shutdown.signal.reason);
-      return noop;
-    }
-    this.#onShutdown.add(abort);
-    return () => this.#onShutdown.delete(abort);
-  };
+  /**
+   * The scope of one call (`kind` "call", counted in flight) or transfer: a signal linked to `cancel`, to
+   * shutdown and to `timeoutMs`, named `subject` when it times out. Dispose of it when the work ends.
+   */
+  link(kind: "call" | "transfer", subject: string, timeoutMs: number | undefined, cancel?: CancelSource): LinkedSignal {
+    const scope = new LinkedSignal(kind === "call" ? this.#calls : this.#transfers, subject, timeoutMs);
+    if (this.#shutdown.signal.aborted) scope.abort(this.#shutdown.signal.reason);
+    return scope.link(cancel);
+  }
 
   /** Aborted when the server starts shutting down past its grace period. */
   get shutdownSignal(): AbortSignal {
     return this.#shutdown.signal;
   }
 
+  /** Calls running now (transfers not counted). */
   get inFlightCount(): number {
-    return this.#inFlight.size;
+    return this.#calls.length;
   }
 
   /** The logger of one of the capability's tools (made once per tool). */
@@ -97,25 +101,10 @@ export class Runtime {
     }
   }
 
-  /** Tracks a call so shutdown can wait for it. */
-  track<T>(work: Promise<T>): Promise<T> {
-    this.#inFlight.add(work);
-    const done = () => this.#inFlight.delete(work);
-    work.then(done, done);
-    return work;
-  }
-
-  /** Resolves when no call is in flight (or at once). */
-  async idle(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
-  }
-
-  /** Cancels every in-flight call. */
+  /** Cancels every in-flight call and transfer, and those that start from now on. */
   abortAll(): void {
     this.#shutdown.abort(new ShutdownError());
-    for (const abort of this.#onShutdown) abort(this.#shutdown.signal.reason);
-    this.#onShutdown.clear();
+    const reason: unknown = this.#shutdown.signal.reason;
+    for (const scope of [...this.#calls, ...this.#transfers]) scope.abort(reason);
   }
 }
-
-function noop(): void {}
