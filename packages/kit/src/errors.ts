@@ -2,7 +2,7 @@
 // (`InvokeResponse.error`, `UploadInputArtifactResponse.error`, `ArtifactChunk.error`), used by invoke and
 // by transfers alike. Egress has its own `EgressError` (a ToolError) in egress/errors.ts.
 import { randomBytes } from "node:crypto";
-import { formatMs } from "./limits.js";
+import { formatMs } from "./format.js";
 import type { Logger } from "./log.js";
 
 /**

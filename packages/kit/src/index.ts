@@ -5,7 +5,7 @@ export { defineCapability } from "./capability.js";
 export { tool } from "./tool.js";
 export { attachments } from "./artifacts/attachments.js";
 export { ToolError, isAbortError } from "./errors.js";
-export { formatBytes } from "./limits.js";
+export { formatBytes } from "./format.js";
 export { MAX_RESULT_BYTES, cutToJsonBytes, itemsWithin, jsonBytes, shortenString } from "./limits/result-bound.js";
 export { silentLogger } from "./log.js";
 export { invokeTool } from "./runtime/invoke.js";

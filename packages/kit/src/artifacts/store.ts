@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ToolError } from "../errors.js";
-import { formatBytes } from "../limits.js";
+import { formatBytes } from "../format.js";
 
 /** Whether an artifact came in (UploadInputArtifact) or goes out (a tool's result). */
 export type ArtifactKind = "input" | "output";

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { formatBytes } from "../limits.js";
+import { formatBytes } from "../format.js";
 import { EgressError } from "./errors.js";
 
 /** Limits applied while a response body is read. */

@@ -1,4 +1,3 @@
-import type { ToolDefinition } from "../tool.js";
 import { MAX_MESSAGE_BYTES, type Limits } from "../limits.js";
 import type { JsonBounds } from "./json-bounds.js";
 
@@ -8,10 +7,15 @@ export const CONFIG_BOUNDS: Readonly<JsonBounds> = Object.freeze({ maxBytes: 256
 /** What a user can do about an oversized config_json: the credential values are set in Selu's settings. */
 export const CONFIG_ADVICE = "check the credential values set for this capability in Selu's settings";
 
-const resolved = new WeakMap<ToolDefinition<never>, Readonly<JsonBounds>>();
+/** What the bounds read of a tool (a `ToolDefinition`): the bounds it raises or lowers, if any. */
+export interface ArgsOverride {
+  readonly args?: Partial<JsonBounds> | undefined;
+}
+
+const resolved = new WeakMap<ArgsOverride, Readonly<JsonBounds>>();
 
 /** The bounds a tool's arguments are checked against: the tool's own over the capability's. */
-export function argsBounds(def: ToolDefinition<never>, limits: Readonly<Limits>): Readonly<JsonBounds> {
+export function argsBounds(def: ArgsOverride, limits: Readonly<Limits>): Readonly<JsonBounds> {
   if (!def.args) return limits.args;
   let bounds = resolved.get(def);
   if (!bounds) resolved.set(def, (bounds = Object.freeze({ ...limits.args, ...def.args })));
@@ -24,7 +28,7 @@ export function argsBounds(def: ToolDefinition<never>, limits: Readonly<Limits>)
  * joined message, then our check), so 16 MiB requests cost ~48 MiB each; bounded here, a larger one is
  * refused by its length prefix (RESOURCE_EXHAUSTED) before any of it is buffered.
  */
-export function maxRequestBytes(tools: Iterable<ToolDefinition<never>>, limits: Readonly<Limits>): number {
+export function maxRequestBytes(tools: Iterable<ArgsOverride>, limits: Readonly<Limits>): number {
   let largest = limits.args.maxBytes;
   for (const def of tools) largest = Math.max(largest, argsBounds(def, limits).maxBytes);
   return Math.min(MAX_MESSAGE_BYTES, largest + CONFIG_BOUNDS.maxBytes + 64 * 1024);

@@ -1,5 +1,5 @@
 import { ArgumentsError } from "../errors.js";
-import { formatBytes } from "../limits.js";
+import { formatBytes } from "../format.js";
 
 /**
  * Bounds on a JSON request field, checked over its bytes before it is parsed (issue 10 item 1: 2 MiB of

@@ -1,4 +1,5 @@
 import { ToolError } from "../errors.js";
+import { formatMs } from "../format.js";
 
 /** How many units of work run at once, and how long and how many others may wait for them. */
 export interface WorkSlotsOptions {
@@ -133,10 +134,6 @@ export class WorkSlots {
     const label = this.#options.label ?? "work slots";
     return new ToolError(`the capability is busy: all ${this.size} ${label} are taken and ${why}; try again in a moment or make fewer calls at once`);
   }
-}
-
-function formatMs(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
 }
 
 /** The capability's work slots as a tool sees them (`ctx.slots`): waits end with the call's signal. */

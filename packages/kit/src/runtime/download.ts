@@ -1,5 +1,6 @@
 import { ToolError, wireError } from "../errors.js";
-import { ARTIFACT_CHUNK_BYTES, formatMs } from "../limits.js";
+import { formatMs } from "../format.js";
+import { ARTIFACT_CHUNK_BYTES } from "../limits.js";
 import type { CancelSource } from "./linked-signal.js";
 import type { Runtime } from "./runtime.js";
 

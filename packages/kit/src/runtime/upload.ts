@@ -1,6 +1,6 @@
 import type { ArtifactWriter } from "../artifacts/store.js";
 import { wireError } from "../errors.js";
-import { formatMs } from "../limits.js";
+import { formatMs } from "../format.js";
 import type { Runtime } from "./runtime.js";
 
 /** One chunk of an upload, as UploadInputArtifact carries it: name and type on the first. */
