@@ -11,6 +11,7 @@ export { silentLogger } from "./log.js";
 export { invokeTool } from "./runtime/invoke.js";
 export { Runtime } from "./runtime/runtime.js";
 export { serve } from "./serve.js";
+export { installStandIns } from "./stand-ins.js";
 
 export type { Capability, CapabilitySpec } from "./capability.js";
 export type { CapabilityDescription, CredentialDescription, Policy, ToolDescription } from "./description.js";

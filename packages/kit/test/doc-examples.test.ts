@@ -13,7 +13,7 @@ const repoDir = join(kitDir, "..", "..");
 
 const PRELUDE = `
 import { z } from "zod";
-import { attachments, defineCapability, isAbortError, serve, shortenString, tool, ToolError, type Capability, type DiscoverySpec, type ToolContext } from "../index.ts";
+import { attachments, defineCapability, installStandIns, isAbortError, serve, shortenString, tool, ToolError, type Capability, type DiscoverySpec, type ToolContext } from "../index.ts";
 import { createHttpClient, openTunnel, proxyFromEnv, type HttpTimeouts, type ProxyConfig } from "../egress/index.ts";
 import type { Socket } from "node:net";
 declare const ctx: ToolContext<{ BRAVE_API_KEY: { scope: "user"; description: string } }>;
@@ -26,7 +26,7 @@ declare const nodemailer: {
     getSocket(options: unknown, done: (err: Error | null, socket?: { connection: Socket; secured: boolean }) => void): void;
   }): unknown;
 };
-void [z, attachments, defineCapability, isAbortError, serve, shortenString, tool, ToolError, createHttpClient, openTunnel, proxyFromEnv, ctx, proxy, timeouts, capability, nodemailer];
+void [z, attachments, defineCapability, installStandIns, isAbortError, serve, shortenString, tool, ToolError, createHttpClient, openTunnel, proxyFromEnv, ctx, proxy, timeouts, capability, nodemailer];
 `;
 
 interface Example {

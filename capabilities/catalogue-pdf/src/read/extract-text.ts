@@ -1,6 +1,5 @@
-import { cutToJsonBytes, itemsWithin, jsonBytes, ToolError, type ToolResult } from "@selu-catalogue/kit";
+import { cutToJsonBytes, installStandIns, itemsWithin, jsonBytes, ToolError, type ToolResult } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
-import { installNoCanvas } from "./no-canvas.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
 import { tooManyPages } from "./merge.js";
@@ -26,8 +25,9 @@ type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjs: Promise<PdfJs> | undefined;
 
 // pdf.js is large: load it on the first extraction only, so a process that only creates PDFs never pays for it.
+// Its require of @napi-rs/canvas (left out) finds the kit's stand-in instead of warning on the console.
 const loadPdfJs = () => {
-  installNoCanvas();
+  installStandIns();
   return (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
 };
 

@@ -1,23 +1,16 @@
-import { ToolError } from "@selu-catalogue/kit";
+import { installStandIns, ToolError } from "@selu-catalogue/kit";
 import { WEB_LIMITS } from "../limits.js";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjs: Promise<PdfJs> | undefined;
 
 /**
- * pdf.js is large: loaded on the first PDF only. At import it looks for @napi-rs/canvas (left out on
- * purpose, see pnpm-workspace.yaml: only text is read) and warns through console.warn; silence that one.
+ * pdf.js is large: loaded on the first PDF only. At import it requires @napi-rs/canvas (left out on
+ * purpose, see pnpm-workspace.yaml: only text is read), which finds the kit's stand-in.
  */
 function loadPdfJs(): Promise<PdfJs> {
-  return (pdfjs ??= (async () => {
-    const warn = console.warn;
-    console.warn = () => {};
-    try {
-      return await import("pdfjs-dist/legacy/build/pdf.mjs");
-    } finally {
-      console.warn = warn;
-    }
-  })());
+  installStandIns();
+  return (pdfjs ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
 }
 
 /** A PDF's text and metadata. */
