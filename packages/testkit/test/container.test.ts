@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createContainerCgroup, peakRssMiB, sandboxCommand, type ContainerCgroup } from "../src/container/index.js";
+import { createContainerCgroup, memoryLimit, peakRssMiB, sandboxCommand, type ContainerCgroup } from "../src/container/index.js";
 import { Orchestrator } from "../src/orchestrator/index.js";
 import { startCapabilityProcess, type CapabilityProcess } from "../src/process/index.js";
 
@@ -129,8 +130,26 @@ describe.runIf(createContainerCgroupProbe())("Selu's memory and pids limits (cgr
   });
 });
 
+describe.runIf(createContainerCgroupProbe())("memoryLimit (cgroup v1, as root)", () => {
+  it("is a memory-only cgroup of the one helper: named for its label, joined by the wrapped command, peak reset, removed", () => {
+    const memory = memoryLimit(64, "limit test", () => undefined);
+    expect(memory.kind).toBe("cgroup");
+    const command = memory.wrap(["sh", "-c", "cat /proc/self/cgroup"]);
+    const groups = execFileSync(command[0]!, command.slice(1), { encoding: "utf8" });
+    const name = /:memory:\/(selu-limit-test-[0-9a-f]{12})$/m.exec(groups)?.[1];
+    expect(name).toBeDefined();
+    expect(groups).not.toMatch(/:pids:\/selu-/);
+    expect(readFileSync(`/sys/fs/cgroup/memory/${name}/memory.limit_in_bytes`, "utf8").trim()).toBe(String(64 * 1024 * 1024));
+    memory.resetPeak();
+    expect(memory.peakMiB()).toBeLessThan(memory.limitMiB);
+    expect(memory.oomKills()).toBe(0);
+    memory.close();
+    expect(existsSync(`/sys/fs/cgroup/memory/${name}`)).toBe(false);
+  });
+});
+
 function createContainerCgroupProbe(): boolean {
-  const probe = createContainerCgroup();
+  const probe = createContainerCgroup({ pidsLimit: 64 });
   probe?.remove();
   return probe !== undefined;
 }

@@ -1,15 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { createContainerCgroup } from "./cgroup.js";
 import { peakRssMiB } from "./peak-rss.js";
-
-const CGROUP_V1 = "/sys/fs/cgroup/memory";
 
 /**
  * A memory limit like Selu's container limit (`resources.max_memory_mb`), for a process started with
- * `wrap`. Where the machine allows it (root, a cgroup v1 memory controller) it is a real cgroup: the
- * kernel kills the process past the limit, as in the container. Elsewhere it is the peak-RSS bound:
- * nothing kills, and a test compares `peakMiB()` with the limit afterwards.
+ * `wrap`. Where the machine allows it (root, a cgroup v1 memory controller) it is a real cgroup
+ * ({@link createContainerCgroup}): the kernel kills the process past the limit, as in the container.
+ * Elsewhere it is the peak-RSS bound: nothing kills, and a test compares `peakMiB()` with the limit afterwards.
  */
 export interface MemoryLimit {
   readonly kind: "cgroup" | "peak-rss";
@@ -26,25 +22,13 @@ export interface MemoryLimit {
   close(): void;
 }
 
-/** True when this process may create cgroup v1 memory groups. */
-export function hasMemoryCgroup(): boolean {
-  if (process.getuid?.() !== 0 || !existsSync(join(CGROUP_V1, "memory.limit_in_bytes"))) return false;
-  const probe = join(CGROUP_V1, `selu-probe-${process.pid}-${randomBytes(4).toString("hex")}`);
-  try {
-    mkdirSync(probe);
-    rmdirSync(probe);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Creates a memory limit of `limitMiB` for one process tree; `label` names the cgroup (a unique suffix is
  * added, so tests running at once never share one). `rootPid` gives the process for the peak-RSS bound.
  */
 export function memoryLimit(limitMiB: number, label: string, rootPid: () => number | undefined): MemoryLimit {
-  if (!hasMemoryCgroup()) {
+  const cgroup = createContainerCgroup({ memoryMb: limitMiB, label });
+  if (!cgroup) {
     return {
       kind: "peak-rss",
       limitMiB,
@@ -58,27 +42,14 @@ export function memoryLimit(limitMiB: number, label: string, rootPid: () => numb
       close: () => {},
     };
   }
-  const dir = join(CGROUP_V1, `selu-${label.replace(/[^a-z0-9-]/gi, "-")}-${process.pid}-${randomBytes(4).toString("hex")}`);
-  mkdirSync(dir);
-  writeFileSync(join(dir, "memory.limit_in_bytes"), String(limitMiB * 1024 * 1024));
-  const read = (file: string) => readFileSync(join(dir, file), "utf8");
+  const join = cgroup.procsFiles.map((file) => `echo $$ > '${file}'`).join(" && ");
   return {
     kind: "cgroup",
     limitMiB,
-    wrap: (command) => ["sh", "-c", `echo $$ > '${dir}/cgroup.procs' && exec "$@"`, "sh", ...command],
-    peakMiB: () => Math.round((Number(read("memory.max_usage_in_bytes")) / 1024 / 1024) * 10) / 10,
-    resetPeak: () => writeFileSync(join(dir, "memory.max_usage_in_bytes"), "0"),
-    oomKills: () => Number(/oom_kill (\d+)/.exec(read("memory.oom_control"))?.[1] ?? 0),
-    close() {
-      // The kernel refuses while a process is still inside; a few tries cover the exit in progress.
-      for (let attempt = 0; attempt < 50; attempt++) {
-        try {
-          rmdirSync(dir);
-          return;
-        } catch {
-          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
-        }
-      }
-    },
+    wrap: (command) => ["sh", "-c", `${join} && exec "$@"`, "sh", ...command],
+    peakMiB: cgroup.peakMiB,
+    resetPeak: cgroup.resetPeak,
+    oomKills: cgroup.oomKills,
+    close: cgroup.remove,
   };
 }
