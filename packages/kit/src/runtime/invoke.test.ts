@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineCapability } from "../capability.js";
 import { ToolError } from "../errors.js";
-import { silentLogger } from "../log.js";
+import { silentLogger, type LogFields, type Logger } from "../log.js";
 import { tool } from "../tool.js";
 import { invokeTool, type InvokeInput } from "./invoke.js";
 import { Runtime } from "./runtime.js";
@@ -186,5 +186,93 @@ describe("the order of checks and what reaches the logs", () => {
     const failed = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "tool call");
     expect(failed).toMatchObject({ level: "info", tool: "sync_throws", outcome: "tool_error" });
     expect(lines.join("")).not.toContain("here is why");
+  });
+});
+
+describe("the outcome kind of each call in the operators' line (issue 11)", () => {
+  type LogRecord = Record<string, unknown>;
+  const recording = (records: LogRecord[], base: LogFields = {}): Logger => ({
+    debug: (msg, fields) => void records.push({ level: "debug", msg, ...base, ...fields }),
+    info: (msg, fields) => void records.push({ level: "info", msg, ...base, ...fields }),
+    warn: (msg, fields) => void records.push({ level: "warn", msg, ...base, ...fields }),
+    error: (msg, fields) => void records.push({ level: "error", msg, ...base, ...fields }),
+    child: (fields) => recording(records, { ...base, ...fields }),
+  });
+  const outcomes = (records: LogRecord[]) => records.filter((r) => r.msg === "tool call").map(({ tool, outcome }) => ({ tool, outcome }));
+
+  const admitted = defineCapability({
+    id: "admitted",
+    limits: { calls: { max: 1, maxWaiting: 4, maxWaitMs: 5_000 } },
+    credentials: { TOKEN: { scope: "user", required: false, description: "A token" } },
+    tools: {
+      hold: tool({
+        description: "holds the one call slot",
+        input: z.object({ ms: z.number() }),
+        policy: "allow",
+        run: async ({ ms }) => {
+          await sleep(ms);
+          return { held: ms };
+        },
+      }),
+      quick: tool({ description: "answers at once, within 100 ms", input: z.object({}), policy: "allow", timeoutMs: 100, run: () => ({ ok: true }) }),
+    },
+  });
+
+  it("counts the wait for a call slot against the tool's timeout, as Selu's deadline covers the whole call", async () => {
+    const records: LogRecord[] = [];
+    const runtime = new Runtime(admitted, { logger: recording(records) });
+    const holding = invokeTool(runtime, input("hold", { ms: 300 }));
+    const waited = await invokeTool(runtime, input("quick"));
+    expect(waited).toEqual({ ok: false, error: "quick timed out after 100 ms" });
+    expect(runtime.calls.stats).toEqual({ busy: 1, waiting: 0 });
+    expect(await holding).toEqual({ ok: true, resultJson: Buffer.from('{"held":300}') });
+    // Waiting less than its timeout, the same call runs.
+    const shortHold = invokeTool(runtime, input("hold", { ms: 30 }));
+    expect(await invokeTool(runtime, input("quick"))).toMatchObject({ ok: true });
+    await shortHold;
+    expect(outcomes(records)).toEqual([
+      { tool: "quick", outcome: "timeout" },
+      { tool: "hold", outcome: "ok" },
+      { tool: "hold", outcome: "ok" },
+      { tool: "quick", outcome: "ok" },
+    ]);
+  });
+
+  it("logs an oversized or malformed config_json as a credentials problem (the user sets it, not the model)", async () => {
+    const records: LogRecord[] = [];
+    const runtime = new Runtime(admitted, { logger: recording(records) });
+    const oversized = await invokeTool(runtime, { ...input("quick"), configJson: Buffer.from(JSON.stringify({ TOKEN: "x".repeat(300 * 1024) })) });
+    expect(oversized).toEqual({ ok: false, error: expect.stringMatching(/^config_json is 300\.0 KiB, over the 256 KiB quick accepts; check the credential values/) });
+    const malformed = await invokeTool(runtime, { ...input("quick"), configJson: Buffer.from('{"TOKEN": "sec') });
+    expect(malformed).toEqual({ ok: false, error: "config_json is not valid JSON" });
+    expect(outcomes(records)).toEqual([
+      { tool: "quick", outcome: "missing_credentials" },
+      { tool: "quick", outcome: "missing_credentials" },
+    ]);
+  });
+
+  it("logs a call to a tool the configuration does not offer, and to one that does not exist, as unknown_tool", async () => {
+    const records: LogRecord[] = [];
+    const dynamic = defineCapability({
+      id: "dynamic",
+      credentials: { REMOTE_URL: { scope: "system", required: false, description: "A remote store" } },
+      tools: {
+        local: tool({ description: "Always offered", input: z.object({}), policy: "allow", run: () => ({ ok: true }) }),
+        remote: tool({ description: "Offered with a remote", input: z.object({}), policy: "allow", run: () => ({ ok: true }) }),
+      },
+      discovery: { offer: (config) => (config.REMOTE_URL ? ["local", "remote"] : ["local"]) },
+    });
+    const runtime = new Runtime(dynamic, { logger: recording(records) });
+    expect(await invokeTool(runtime, { ...input("remote"), capabilityId: "dynamic" })).toEqual({
+      ok: false,
+      error: "tool remote is not offered in this configuration; it offers: local",
+    });
+    expect(await invokeTool(runtime, { ...input("nope"), capabilityId: "dynamic" })).toMatchObject({ ok: false });
+    expect(await invokeTool(runtime, { ...input("list_tools"), capabilityId: "dynamic" })).toMatchObject({ ok: true });
+    expect(outcomes(records)).toEqual([
+      { tool: "remote", outcome: "unknown_tool" },
+      { tool: "nope", outcome: "unknown_tool" },
+      { tool: "list_tools", outcome: "ok" },
+    ]);
   });
 });
