@@ -255,7 +255,7 @@ describe("the outcome kind of each call in the operators' line (issue 11)", () =
     const records: LogRecord[] = [];
     const dynamic = defineCapability({
       id: "dynamic",
-      credentials: { REMOTE_URL: { scope: "system", required: false, description: "A remote store" } },
+      credentials: { REMOTE_URL: { scope: "system", required: false, description: "A remote store" } } as const,
       tools: {
         local: tool({ description: "Always offered", input: z.object({}), policy: "allow", run: () => ({ ok: true }) }),
         remote: tool({ description: "Offered with a remote", input: z.object({}), policy: "allow", run: () => ({ ok: true }) }),
