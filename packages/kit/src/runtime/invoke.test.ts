@@ -255,11 +255,11 @@ describe("the outcome kind of each call in the operators' line (issue 11)", () =
     const records: LogRecord[] = [];
     const dynamic = defineCapability({
       id: "dynamic",
-      credentials: { REMOTE_URL: { scope: "system", required: false, description: "A remote store" } } as const,
-      tools: {
+      credentials: { REMOTE_URL: { scope: "system", required: false, description: "A remote store" } },
+      tools: ({ tool }) => ({
         local: tool({ description: "Always offered", input: z.object({}), policy: "allow", run: () => ({ ok: true }) }),
         remote: tool({ description: "Offered with a remote", input: z.object({}), policy: "allow", run: () => ({ ok: true }) }),
-      },
+      }),
       discovery: { offer: (config) => (config.REMOTE_URL ? ["local", "remote"] : ["local"]) },
     });
     const runtime = new Runtime(dynamic, { logger: recording(records) });
