@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { createJsonLogger } from "./log.js";
+import { SecretMask } from "./secrets/secret-mask.js";
+
+const maskOf = (...values: string[]) => {
+  const mask = new SecretMask();
+  mask.remember(values);
+  return mask;
+};
 
 describe("createJsonLogger", () => {
   it("writes one JSON object per line with level, message and fields", () => {
@@ -22,7 +29,7 @@ describe("createJsonLogger", () => {
   it("masks known secret values anywhere in a record, even JSON-escaped", () => {
     const lines: string[] = [];
     const secret = 'p@ss"word\\1';
-    const log = createJsonLogger({ write: (l) => lines.push(l), secrets: () => [secret] });
+    const log = createJsonLogger({ write: (l) => lines.push(l), mask: maskOf(secret) });
     log.error("tool failed", { error: `login rejected for password ${secret}` });
     expect(lines[0]).not.toContain("p@ss");
     expect(JSON.parse(lines[0]!).error).toBe("login rejected for password [redacted]");
@@ -31,7 +38,7 @@ describe("createJsonLogger", () => {
   it("masks a secret lowercased, uppercased, URL-encoded, hex, base64 and inside a Basic header", () => {
     const lines: string[] = [];
     const secret = "Tr0ub4dor&3/Horse+Battery";
-    const log = createJsonLogger({ write: (l) => lines.push(l), secrets: () => [secret] });
+    const log = createJsonLogger({ write: (l) => lines.push(l), mask: maskOf(secret) });
     const forms = [
       secret.toLowerCase(),
       secret.toUpperCase(),
@@ -56,7 +63,7 @@ describe("createJsonLogger", () => {
 
   it("leaves ordinary text alone", () => {
     const lines: string[] = [];
-    createJsonLogger({ write: (l) => lines.push(l), secrets: () => ["Tr0ub4dor&3/Horse+Battery", "abc"] }).info("ready", { note: "horse battery staple abc" });
+    createJsonLogger({ write: (l) => lines.push(l), mask: maskOf("Tr0ub4dor&3/Horse+Battery", "abc") }).info("ready", { note: "horse battery staple abc" });
     expect(JSON.parse(lines[0]!).note).toBe("horse battery staple abc");
   });
 });

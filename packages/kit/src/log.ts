@@ -1,4 +1,4 @@
-import { secretsPattern } from "./secrets/secret-forms.js";
+import type { SecretMask } from "./secrets/secret-mask.js";
 
 /** Severity of a log record; records below the logger's level are dropped before formatting. */
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -22,8 +22,8 @@ export interface JsonLoggerOptions {
   level?: LogLevel;
   /** Where lines go; stdout by default. */
   write?: (line: string) => void;
-  /** Strings replaced by `[redacted]` wherever they appear (credential values). */
-  secrets?: () => Iterable<string>;
+  /** Credential values replaced by `[redacted]` wherever they appear, in any of their forms. */
+  mask?: SecretMask;
 }
 
 /**
@@ -36,7 +36,8 @@ export function createJsonLogger(options: JsonLoggerOptions = {}, base: LogField
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
     if (ORDER[level] < min) return;
     const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields });
-    write(`${redact(line, options.secrets)}\n`);
+    const pattern = options.mask?.pattern();
+    write(`${pattern ? line.replace(pattern, "[redacted]") : line}\n`);
   };
   return {
     debug: (msg, fields) => emit("debug", msg, fields),
@@ -63,21 +64,6 @@ export function writeLinesTo(stream: NodeJS.WritableStream): (line: string) => v
 }
 
 const writeStdout = writeLinesTo(process.stdout);
-
-function redact(line: string, secrets: JsonLoggerOptions["secrets"]): string {
-  if (!secrets) return line;
-  const pattern = patternFor(secrets());
-  return pattern ? line.replace(pattern, "[redacted]") : line;
-}
-
-// The pattern is rebuilt only when the set of secrets changes, not for every line.
-let cached: { key: string; pattern: RegExp | undefined } | undefined;
-function patternFor(secrets: Iterable<string>): RegExp | undefined {
-  const list = [...secrets];
-  const key = list.join("\u0000");
-  if (cached?.key !== key) cached = { key, pattern: secretsPattern(list) };
-  return cached.pattern;
-}
 
 /** Parses LOG_LEVEL; unknown values fall back to info. */
 export function parseLogLevel(value: string | undefined): LogLevel {

@@ -6,6 +6,7 @@ import { ByteBudget } from "./byte-budget.js";
 import { LinkedSignal, type CancelSource } from "./linked-signal.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
 import { WorkSlots } from "../limits/work-slots.js";
+import { SecretMask } from "../secrets/secret-mask.js";
 
 export interface RuntimeOptions {
   logger?: Logger;
@@ -42,8 +43,8 @@ export class Runtime {
   // The scopes of calls and of transfers running now: shutdown aborts them; calls are counted in flight.
   readonly #calls: LinkedSignal[] = [];
   readonly #transfers: LinkedSignal[] = [];
-  // Recently seen credential values, masked in logs; bounded so it cannot grow with users.
-  readonly #secrets = new Set<string>();
+  // Recently seen credential values, masked in logs.
+  readonly #secrets = new SecretMask();
   readonly #toolLogs = new Map<string, Logger>();
 
   constructor(capability: Capability, options: RuntimeOptions = {}) {
@@ -55,7 +56,7 @@ export class Runtime {
       ...(options.now ? { now: options.now } : {}),
     });
     this.log =
-      options.logger ?? createJsonLogger({ level: options.logLevel ?? "info", secrets: () => this.#secrets, ...(options.logWrite ? { write: options.logWrite } : {}) }, { capability: capability.id });
+      options.logger ?? createJsonLogger({ level: options.logLevel ?? "info", mask: this.#secrets, ...(options.logWrite ? { write: options.logWrite } : {}) }, { capability: capability.id });
     this.hasCredentials = Object.keys(capability.credentials).length > 0;
     this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.logsCalls = this.debug || (options.logLevel ?? "info") === "info";
@@ -93,12 +94,9 @@ export class Runtime {
     return log;
   }
 
+  /** Masks `values` (a call's credentials) in every log line from now on. */
   rememberSecrets(values: Iterable<string | undefined>): void {
-    for (const value of values) {
-      if (!value || this.#secrets.has(value)) continue;
-      if (this.#secrets.size >= 256) this.#secrets.delete(this.#secrets.values().next().value!);
-      this.#secrets.add(value);
-    }
+    this.#secrets.remember(values);
   }
 
   /** Cancels every in-flight call and transfer, and those that start from now on. */
