@@ -27,7 +27,7 @@ const P = {
   artifactBytes: 5 * MiB,
   idleSettleMs: 500,
   /** Whole-bench watchdog. */
-  watchdogMs: 170_000,
+  watchdogMs: Number(process.env.BENCH_WATCHDOG_MS ?? 170_000),
 };
 const KINDS: readonly ServerKind[] = ["kit", "bare"];
 const GOAL_RSS_MIB = 96;
