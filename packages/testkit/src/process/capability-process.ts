@@ -71,7 +71,13 @@ export async function startCapabilityProcess(dir: string, options: StartOptions 
     output: () => output,
     async stop(timeoutMs = 15_000) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      process.kill(serverProcess(child.pid!), "SIGTERM");
+      try {
+        process.kill(serverProcess(child.pid!), "SIGTERM");
+      } catch (err) {
+        // The server died on its own (an OOM kill) and was reaped between the lookup and the signal:
+        // its sandbox wrapper exits next, or the SIGKILL below ends it.
+        if ((err as NodeJS.ErrnoException).code !== "ESRCH") throw err;
+      }
       const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
       const code = await exited;
       clearTimeout(timer);
