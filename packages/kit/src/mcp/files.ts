@@ -3,7 +3,7 @@
 // runtime's artifact store, under its per-file cap, budget and TTL, exactly as Selu's uploads do.
 import type { ReadResourceResult, ResourceLink } from "@modelcontextprotocol/sdk/types.js";
 import { ArgumentsError, ToolError } from "../errors.js";
-import { formatBytes } from "../limits.js";
+import { formatBytes } from "../format.js";
 import type { Runtime } from "../runtime/runtime.js";
 
 const SCHEME = "selu-artifact:";

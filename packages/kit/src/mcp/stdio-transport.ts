@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { formatBytes } from "../limits.js";
+import { formatBytes } from "../format.js";
 
 /**
  * MCP over stdio with a bound on each message: one JSON-RPC message per line, as the SDK's transport

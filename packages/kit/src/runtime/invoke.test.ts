@@ -109,6 +109,19 @@ describe("one async call path", () => {
     expect(getEventListeners(runtime.shutdownSignal, "abort")).toHaveLength(0);
   });
 
+  it("resolves idle() once the calls in flight have ended (shutdown waits for it)", async () => {
+    const runtime = new Runtime(capability, { logger: silentLogger });
+    await runtime.idle();
+    let idle = false;
+    const calls = [invokeTool(runtime, input("quick_async")), invokeTool(runtime, input("slow"))];
+    const waited = runtime.idle().then(() => (idle = true));
+    await calls[0];
+    expect(idle).toBe(false);
+    await Promise.all([...calls, waited]);
+    expect(idle).toBe(true);
+    expect(runtime.inFlightCount).toBe(0);
+  });
+
   it("is cancelled by the caller's signal", async () => {
     const runtime = new Runtime(capability, { logger: silentLogger });
     const caller = new AbortController();

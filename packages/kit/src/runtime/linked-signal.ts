@@ -10,6 +10,25 @@ export type CancelHook = (abort: (reason: unknown) => void) => () => void;
 export type CancelSource = AbortSignal | CancelHook;
 
 /**
+ * The scopes running now, for shutdown to abort and wait for: an array with swap-removal (a Set rehashes
+ * as calls come and go, allocating each time), and whoever waits for it to empty.
+ */
+export class ScopeGroup {
+  readonly scopes: LinkedSignal[] = [];
+  readonly #waiting: (() => void)[] = [];
+
+  /** Resolves once no scope is left (at once when none is). */
+  empty(): Promise<void> {
+    return this.scopes.length === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  /** Called by a scope that left: wakes the waiters once the group is empty. */
+  left(): void {
+    if (this.scopes.length === 0 && this.#waiting.length > 0) for (const resolve of this.#waiting.splice(0)) resolve();
+  }
+}
+
+/**
  * An AbortSignal linked up front to what a call or transfer runs under (the caller's cancel, shutdown)
  * and to its own time limit, as connect-es links a handler's context: one controller, aborted with the
  * first reason to arrive. While it runs it sits in its `group`, the list the runtime aborts at shutdown;
@@ -22,7 +41,7 @@ export class LinkedSignal {
   readonly signal: AbortSignal;
   /** Aborts the signal with `reason`; the first reason wins. */
   readonly abort: (reason: unknown) => void;
-  readonly #group: LinkedSignal[];
+  readonly #group: ScopeGroup;
   /** This scope's index in its group (-1 once disposed). */
   #slot: number;
   readonly #subject: string;
@@ -33,16 +52,16 @@ export class LinkedSignal {
   /**
    * @param subject names what timed out in the TimeoutError ("send_email", "the download").
    * @param group the scopes running now, which this one joins until disposed (the runtime aborts them at
-   * shutdown). An array with swap-removal: a Set rehashes as calls come and go, allocating each time.
+   * shutdown, and waits for them to end).
    */
-  constructor(group: LinkedSignal[], subject: string, timeoutMs: number | undefined) {
+  constructor(group: ScopeGroup, subject: string, timeoutMs: number | undefined) {
     const controller = new AbortController();
     this.signal = controller.signal;
     this.abort = (reason) => controller.abort(reason);
     this.#group = group;
     this.#subject = subject;
     this.#timeoutMs = timeoutMs;
-    this.#slot = group.push(this) - 1;
+    this.#slot = group.scopes.push(this) - 1;
     // An argument instead of a closure: the timer is the only other thing a call keeps.
     if (timeoutMs !== undefined) this.#timer = setTimeout(LinkedSignal.#timeUp, timeoutMs, this);
   }
@@ -68,15 +87,17 @@ export class LinkedSignal {
 
   dispose(): void {
     if (this.#slot < 0) return;
-    const last = this.#group.pop()!;
+    const { scopes } = this.#group;
+    const last = scopes.pop()!;
     if (last !== this) {
-      this.#group[this.#slot] = last;
+      scopes[this.#slot] = last;
       last.#slot = this.#slot;
     }
     this.#slot = -1;
     clearTimeout(this.#timer);
     this.#unlink?.();
     this.#unlink = undefined;
+    this.#group.left();
   }
 
   static #timeUp(scope: LinkedSignal): void {

@@ -3,7 +3,7 @@ import type { Capability } from "../capability.js";
 import { Egress, type EgressSettings } from "../egress/outbound.js";
 import { ShutdownError } from "../errors.js";
 import { ByteBudget } from "./byte-budget.js";
-import { LinkedSignal, type CancelSource } from "./linked-signal.js";
+import { LinkedSignal, ScopeGroup, type CancelSource } from "./linked-signal.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
 import { WorkSlots } from "../limits/work-slots.js";
 import { SecretMask } from "../secrets/secret-mask.js";
@@ -41,8 +41,8 @@ export class Runtime {
   readonly logsCalls: boolean;
   readonly #shutdown = new AbortController();
   // The scopes of calls and of transfers running now: shutdown aborts them; calls are counted in flight.
-  readonly #calls: LinkedSignal[] = [];
-  readonly #transfers: LinkedSignal[] = [];
+  readonly #calls = new ScopeGroup();
+  readonly #transfers = new ScopeGroup();
   // Recently seen credential values, masked in logs.
   readonly #secrets = new SecretMask();
   readonly #toolLogs = new Map<string, Logger>();
@@ -55,8 +55,7 @@ export class Runtime {
       ttlMs: capability.limits.artifactTtlMs,
       ...(options.now ? { now: options.now } : {}),
     });
-    this.log =
-      options.logger ?? createJsonLogger({ level: options.logLevel ?? "info", mask: this.#secrets, ...(options.logWrite ? { write: options.logWrite } : {}) }, { capability: capability.id });
+    this.log = options.logger ?? createJsonLogger({ level: options.logLevel ?? "info", mask: this.#secrets, ...(options.logWrite ? { write: options.logWrite } : {}) }, { capability: capability.id });
     this.hasCredentials = Object.keys(capability.credentials).length > 0;
     this.debug = options.logger !== undefined || options.logLevel === "debug";
     this.logsCalls = this.debug || (options.logLevel ?? "info") === "info";
@@ -82,9 +81,14 @@ export class Runtime {
     return this.#shutdown.signal;
   }
 
+  /** Resolves when no call is in flight (at once when none is). */
+  idle(): Promise<void> {
+    return this.#calls.empty();
+  }
+
   /** Calls running now (transfers not counted). */
   get inFlightCount(): number {
-    return this.#calls.length;
+    return this.#calls.scopes.length;
   }
 
   /** The logger of one of the capability's tools (made once per tool). */
@@ -103,6 +107,6 @@ export class Runtime {
   abortAll(): void {
     this.#shutdown.abort(new ShutdownError());
     const reason: unknown = this.#shutdown.signal.reason;
-    for (const scope of [...this.#calls, ...this.#transfers]) scope.abort(reason);
+    for (const scope of [...this.#calls.scopes, ...this.#transfers.scopes]) scope.abort(reason);
   }
 }
