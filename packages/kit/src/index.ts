@@ -29,4 +29,4 @@ export type { InvokeInput, InvokeOptions, InvokeOutcome } from "./runtime/invoke
 export type { RuntimeOptions } from "./runtime/runtime.js";
 export type { Egress, EgressSettings, TunnelRequest } from "./egress/outbound.js";
 export type { HttpClient } from "./egress/http-types.js";
-export type { ServedCapability, ServeOptions } from "./serve.js";
+export type { ServedCapability, ServeOptions } from "./serve-options.js";

@@ -8,7 +8,7 @@ import { maxRequestBytes } from "../limits/args-bounds.js";
 import { writeLinesTo, type LogLevel } from "../log.js";
 import { exitOnSignals, FLUSH_MS, waitUntilReady } from "../lifecycle.js";
 import { Runtime } from "../runtime/runtime.js";
-import type { ServedCapability, ServeOptions } from "../serve.js";
+import type { ServedCapability, ServeOptions } from "../serve-options.js";
 import type { McpMode } from "./args.js";
 import { readMcpConfig, watchMcpConfig, type McpConfig } from "./config.js";
 import type { McpHttpEndpoint } from "./http.js";
