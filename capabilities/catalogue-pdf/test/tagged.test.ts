@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installNoCanvas } from "../src/read/no-canvas.js";
+import { installStandIns } from "@selu-catalogue/kit";
 import { gradientPng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
 import { pdfInfo } from "./support/poppler.js";
@@ -22,7 +22,7 @@ interface Node {
 
 /** The structure tree of each page as pdf.js reads it, whether content is marked, and the document's language. */
 async function structTrees(bytes: Buffer): Promise<{ trees: Node[]; marked: boolean; language: unknown }> {
-  installNoCanvas();
+  installStandIns();
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const task = getDocument({ data: new Uint8Array(bytes) });
   const doc = await task.promise;
