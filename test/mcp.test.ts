@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Capability } from "@selu-catalogue/kit";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { englishStrings, loadCapabilitySource } from "@selu-catalogue/registry";
 import type { McpConnection, McpTransportKind } from "@selu-catalogue/testkit/mcp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MARINE_BIOLOGY_REPORT } from "./src/scenarios.ts";
@@ -48,6 +49,8 @@ describe.each(["stdio", "http"] as McpTransportKind[])("every capability over MC
         tools.map((t) => t.name),
         id,
       ).toEqual(offered.map((t) => t.name));
+      // Titles are the display names Selu shows for the same tools (the registry's English strings).
+      const english = englishStrings(await loadCapabilitySource(capabilityDir(id)));
       for (const want of offered) {
         const got = tools.find((t) => t.name === want.name) as Tool;
         const { attachments, ...rest } = (want.input_schema.properties ?? {}) as Record<string, { items?: { properties: Record<string, unknown> } }>;
@@ -59,7 +62,7 @@ describe.each(["stdio", "http"] as McpTransportKind[])("every capability over MC
           expect(gotAttachments!.items!.properties).toEqual({ uri: expect.any(Object), data_base64: expect.any(Object), filename: expect.any(Object), mime_type: expect.any(Object), ...fields });
         }
         expect(got.annotations?.readOnlyHint, `${id} ${want.name}`).toBe(want.recommended_policy === "allow");
-        expect(got.title).toMatch(/^[A-Z]/);
+        expect(got.title, `${id} ${want.name}`).toBe(english.tools[want.name]!.display_name);
       }
     }
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadCapabilitySource } from "./capability-source.js";
-import { englishStrings, firstParagraph, humanise } from "./english.js";
+import { displayName } from "@selu-catalogue/kit";
+import { englishStrings, firstParagraph } from "./english.js";
 import { capabilityFiles, tempTree } from "./test-fixtures.js";
 
 describe("englishStrings", () => {
@@ -31,10 +32,10 @@ describe("englishStrings", () => {
   });
 });
 
-describe("humanise", () => {
+describe("displayName", () => {
   it("keeps acronyms as the prose writes them", () => {
-    expect(humanise("merge_pdfs", new Map([["pdfs", "PDFs"]]))).toBe("Merge PDFs");
-    expect(humanise("web-search", new Map())).toBe("Web search");
+    expect(displayName("merge_pdfs", new Map([["pdfs", "PDFs"]]))).toBe("Merge PDFs");
+    expect(displayName("web-search", new Map())).toBe("Web search");
   });
 });
 

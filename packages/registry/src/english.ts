@@ -1,3 +1,4 @@
+import { displayName, toolDisplayNames, wordCasing } from "@selu-catalogue/kit";
 import { CATALOGUE_ID_PREFIX } from "@selu-catalogue/manifest";
 import type { CapabilitySource } from "./capability-source.js";
 import type { AgentStrings } from "./strings-schema.js";
@@ -12,15 +13,17 @@ import type { AgentStrings } from "./strings-schema.js";
 export function englishStrings(source: CapabilitySource): AgentStrings {
   const { manifest } = source;
   const casing = wordCasing(`${source.description}\n${source.prompt}\n${source.tools.map((t) => t.description).join("\n")}`);
+  // Tool names from the tool descriptions alone, as the MCP transport titles them at run time.
+  const displayNames = toolDisplayNames(source.tools);
   const longDescription = firstParagraph(source.readme);
   const tools: AgentStrings["tools"] = {};
   for (const tool of source.tools) {
-    const displayName = humanise(tool.name, casing);
+    const label = displayNames.get(tool.name)!;
     tools[tool.name] = {
-      display_name: displayName,
+      display_name: label,
       description: tool.description,
       input: inputDescriptions(tool.input_schema),
-      ...(tool.recommended_policy === "ask" ? { approval: { label: displayName, message: firstSentence(tool.description) } } : {}),
+      ...(tool.recommended_policy === "ask" ? { approval: { label, message: firstSentence(tool.description) } } : {}),
     };
   }
   const credentials: AgentStrings["credentials"] = {};
@@ -28,7 +31,7 @@ export function englishStrings(source: CapabilitySource): AgentStrings {
   return {
     agent: {
       // The id's catalogue- prefix keeps ids apart in Selu; people see the name without it.
-      name: source.displayName ?? humanise(source.dirName.startsWith(CATALOGUE_ID_PREFIX) ? source.dirName.slice(CATALOGUE_ID_PREFIX.length) : source.dirName, casing),
+      name: source.displayName ?? displayName(source.dirName.startsWith(CATALOGUE_ID_PREFIX) ? source.dirName.slice(CATALOGUE_ID_PREFIX.length) : source.dirName, casing),
       description: source.description,
       ...(longDescription ? { long_description: longDescription } : {}),
     },
@@ -47,27 +50,6 @@ export function inputDescriptions(schema: unknown): Record<string, string> {
     if (typeof description === "string" && description.trim() !== "") out[field] = description.trim();
   }
   return out;
-}
-
-/** `create_pdf_document` → "Create PDF document": words keep the casing they have in the prose. */
-export function humanise(name: string, casing: ReadonlyMap<string, string>): string {
-  const words = name
-    .split(/[_-]+/)
-    .filter(Boolean)
-    .map((w) => casing.get(w.toLowerCase()) ?? w.toLowerCase());
-  const text = words.join(" ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** Acronyms as the prose writes them (PDF, PDFs, IMAP, URL): the casing a display name should keep. */
-function wordCasing(prose: string): Map<string, string> {
-  const casing = new Map<string, string>();
-  for (const match of prose.matchAll(/(?<=[\s(“"'])([A-Za-z][A-Za-z0-9]*)(?=[\s.,;:)”"'])/g)) {
-    const word = match[1]!;
-    // Short all-capital words only: "IMAP SEARCH" names a command, it doesn't make "search" an acronym.
-    if (/^[A-Z][A-Z0-9]{1,4}s?$/.test(word) && !casing.has(word.toLowerCase())) casing.set(word.toLowerCase(), word);
-  }
-  return casing;
 }
 
 /** The README's first paragraph after its title, as one line (the agent's long description). */

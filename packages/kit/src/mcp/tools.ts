@@ -1,6 +1,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { neededCredentials, type Capability } from "../capability.js";
 import type { ToolDescription } from "../description.js";
+import { toolDisplayNames } from "../display-name.js";
 
 /**
  * What an MCP client passes where Selu passes `{artifact_id}`: a resource this server returned earlier,
@@ -16,22 +17,24 @@ const MCP_FILE_PROPERTIES = {
 /**
  * The capability's tools as MCP lists them, from the same description the manifest is written from:
  * name, description and input schema as in the manifest (only `attachments` elements take a uri or
- * base64 content instead of Selu's artifact_id), a title, and annotations from what the definition knows.
+ * base64 content instead of Selu's artifact_id), the registry's display name as title, and annotations from what the definition knows.
  */
 export function mcpTools(capability: Capability): Tool[] {
-  return capability.describe().tools.map((description) => mcpTool(capability, description));
+  const { tools } = capability.describe();
+  const titles = toolDisplayNames(tools);
+  return tools.map((description) => mcpTool(capability, description, titles.get(description.name)!));
 }
 
-function mcpTool(capability: Capability, description: ToolDescription): Tool {
+function mcpTool(capability: Capability, description: ToolDescription, title: string): Tool {
   const def = capability.tools.get(description.name)!;
   const readOnly = description.recommended_policy === "allow";
   return {
     name: description.name,
-    title: titleOf(description.name),
+    title,
     description: description.description,
     inputSchema: mcpInputSchema(description.input_schema) as Tool["inputSchema"],
     annotations: {
-      title: titleOf(description.name),
+      title,
       // The catalogue's rule (CONTRIBUTING): `ask` for anything that sends, buys, moves or deletes, so an
       // `allow` tool has no effect on the world beyond the files it returns.
       readOnlyHint: readOnly,
@@ -40,12 +43,6 @@ function mcpTool(capability: Capability, description: ToolDescription): Tool {
       openWorldHint: neededCredentials(def, capability.credentials).length > 0,
     },
   };
-}
-
-/** "send_email" -> "Send email": the registry's display names are made the same way. */
-export function titleOf(name: string): string {
-  const words = name.split("_").join(" ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** The manifest's input schema with each top-level `attachments` element taking `uri` or `data_base64`. */
