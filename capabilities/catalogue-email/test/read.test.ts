@@ -114,6 +114,7 @@ describe("list_messages", () => {
   it("refuses an unknown mailbox, a reversed date range and an impossible date", async () => {
     expect(await fails(world.orchestrator, "list_messages", { mailbox: "Nope" })).toMatch(/no such mailbox.*list_mailboxes shows the mailbox names/);
     expect(await fails(world.orchestrator, "list_messages", { since: "2026-03-10", before: "2026-03-01" })).toMatch(/before \(2026-03-01\) must be a later day than since/);
+    expect(await fails(world.orchestrator, "search_messages", { subject: "x", since: "2026-03-01", before: "2026-03-01" })).toMatch(/before \(2026-03-01\) must be a later day than since/);
     expect(await fails(world.orchestrator, "list_messages", { since: "2026-02-30" })).toMatch(/since: is not a real calendar date/);
   });
 });

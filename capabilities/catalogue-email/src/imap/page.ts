@@ -61,8 +61,3 @@ export async function pageOfMessages(client: ImapFlow, mailboxes: readonly strin
   const mailbox = mailboxes.length === 1 ? (hits[0]?.mailbox ?? label) : label;
   return { mailbox, total, offset, messages, next_offset: next < total ? next : null };
 }
-
-/** IMAP SEARCH dates are days; `YYYY-MM-DD` as midnight UTC. */
-export function imapDay(day: string): Date {
-  return new Date(`${day}T00:00:00Z`);
-}

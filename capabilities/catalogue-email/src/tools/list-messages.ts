@@ -1,11 +1,11 @@
-import type { SearchObject } from "imapflow";
 import { z } from "zod";
 import type { AccessTokens } from "../oauth/access-tokens.js";
 import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs } from "../fields.js";
-import { imapDay, pageOfMessages } from "../imap/page.js";
+import { searchCriteria } from "../imap/criteria.js";
+import { pageOfMessages } from "../imap/page.js";
 import { fitPage } from "../result-size.js";
-import { checkDateRange, imapSession, type MailTool } from "./shared.js";
+import { imapSession, type MailTool } from "./shared.js";
 
 /** list_messages: one page of a mailbox, newest first (read-only, EXAMINE: nothing is marked seen). */
 export const listMessages = (tool: MailTool, tokens: AccessTokens) =>
@@ -24,12 +24,7 @@ export const listMessages = (tool: MailTool, tokens: AccessTokens) =>
     fit: fitPage,
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
-      checkDateRange(args.since, args.before);
-      const query: SearchObject = {};
-      if (args.unseen_only) query.seen = false;
-      if (args.since) query.since = imapDay(args.since);
-      if (args.before) query.before = imapDay(args.before);
-      if (Object.keys(query).length === 0) query.all = true;
+      const query = searchCriteria(args);
       return { ...(await imapSession(ctx, tokens, (client) => pageOfMessages(client, [args.mailbox], query, args.limit, args.offset))) };
     },
   });

@@ -3,10 +3,11 @@ import { z } from "zod";
 import type { AccessTokens } from "../oauth/access-tokens.js";
 import { IMAP_NEEDS } from "../credentials.js";
 import { dateRange, mailbox, pageArgs, searchTerm } from "../fields.js";
-import { imapDay, pageOfMessages } from "../imap/page.js";
+import { searchCriteria } from "../imap/criteria.js";
+import { pageOfMessages } from "../imap/page.js";
 import { fitPage } from "../result-size.js";
 import { searchableMailboxes } from "../imap/searchable.js";
-import { checkDateRange, imapSession, type MailTool } from "./shared.js";
+import { imapSession, type MailTool } from "./shared.js";
 
 /** search_messages: IMAP SEARCH in one mailbox or all ("*"); values travel as IMAP strings, never as syntax. */
 export const searchMessages = (tool: MailTool, tokens: AccessTokens) =>
@@ -33,19 +34,15 @@ export const searchMessages = (tool: MailTool, tokens: AccessTokens) =>
     fit: fitPage,
     needs: [...IMAP_NEEDS],
     async run(args, ctx) {
-      checkDateRange(args.since, args.before);
       // imapflow sends each value as a quoted string or a literal (never spliced into the command
       // text), and the schema already refused CR/LF: nothing here can change the SEARCH syntax.
-      const query: SearchObject = {};
+      const criteria: SearchObject = {};
       for (const key of ["from", "to", "cc", "subject", "text", "body"] as const) {
         const value = args[key];
-        if (value !== undefined) query[key] = value;
+        if (value !== undefined) criteria[key] = value;
       }
-      if (args.unseen_only) query.seen = false;
-      if (args.flagged_only) query.flagged = true;
-      if (args.since) query.since = imapDay(args.since);
-      if (args.before) query.before = imapDay(args.before);
-      if (Object.keys(query).length === 0) query.all = true;
+      if (args.flagged_only) criteria.flagged = true;
+      const query = searchCriteria(args, criteria);
       return {
         ...(await imapSession(ctx, tokens, async (client) => {
           const mailboxes = args.mailbox === "*" ? await searchableMailboxes(client) : [args.mailbox];

@@ -1,4 +1,4 @@
-import { ToolError, type ToolContext, type ToolHelpers } from "@selu-catalogue/kit";
+import type { ToolContext, ToolHelpers } from "@selu-catalogue/kit";
 import type { ImapFlow } from "imapflow";
 import { readAccount } from "../account.js";
 import { readImapSettings } from "../config.js";
@@ -13,11 +13,4 @@ export type MailContext = ToolContext<MailCredentials>;
 /** Runs `work` on the user's IMAP account, logged in with its password or OAuth2 access token. */
 export function imapSession<T>(ctx: MailContext, tokens: AccessTokens, work: (client: ImapFlow) => Promise<T>): Promise<T> {
   return withImap(ctx, readImapSettings(ctx.credentials), { account: readAccount(ctx.credentials), tokens }, work);
-}
-
-/** Refuses a `before` that is not after `since`, which would match nothing. */
-export function checkDateRange(since: string | undefined, before: string | undefined): void {
-  if (since && before && before <= since) {
-    throw new ToolError(`before (${before}) must be a later day than since (${since}); before is exclusive`);
-  }
 }
