@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createContainerCgroup, peakRssMiB, sandboxCommand, tmpUsageMiB, type ContainerCgroup } from "../container/index.js";
 import { connect, download, healthcheck, invoke, upload } from "../orchestrator/grpc-calls.js";
-import { startCapabilityProcess, type CapabilityProcess } from "../process/index.js";
+import { cpuTimeMs, startCapabilityProcess, type CapabilityProcess } from "../process/index.js";
 import { checkDockerfile, imageEnv } from "./dockerfile.js";
 import { wrongValueFor } from "./wrong-values.js";
 
@@ -33,7 +33,7 @@ export interface ConformanceOptions {
 /**
  * The checks every capability passes, as one call inside a test file:
  * `conformance({ dir: fileURLToPath(new URL("..", import.meta.url)) })`. Starts the production
- * entrypoint under Selu's container constraints and checks the Dockerfile, readiness within 2 s, argument
+ * entrypoint under Selu's container constraints and checks the Dockerfile, readiness within 2 s of CPU time, argument
  * validation of every tool, unknown tool, oversized upload, unknown artifact id, concurrent calls, memory
  * and SIGTERM draining.
  */
@@ -43,7 +43,7 @@ export function conformance(options: ConformanceOptions): void {
   let description: CapabilityDescription;
   let proc: CapabilityProcess;
   let client: ReturnType<typeof connect>;
-  let readyMs = 0;
+  let readyCpuMs = 0;
   let cgroup: ContainerCgroup | undefined;
   const resources = () => loadManifest(join(dir, "manifest.yaml")).manifest?.resources ?? { max_memory_mb: 128, pids_limit: 64 };
   let workspace: string | undefined;
@@ -80,7 +80,7 @@ export function conformance(options: ConformanceOptions): void {
         if (Date.now() - started > 30_000) throw new Error(`not ready within 30 s:\n${proc.output()}`);
         await new Promise((r) => setTimeout(r, 20));
       }
-      readyMs = Date.now() - started;
+      readyCpuMs = cpuTimeMs(proc.child.pid!);
       // A dynamic capability is checked on the tools its discovery offers without configuration.
       if (description.tool_source === "dynamic") description = { ...description, tools: await discover(description.discovery_tool_name ?? "list_tools") };
     }, 40_000);
@@ -104,8 +104,10 @@ export function conformance(options: ConformanceOptions): void {
       expect(checkDockerfile(readFileSync(join(dir, "Dockerfile"), "utf8"), { startScript: pkg.scripts.start })).toEqual([]);
     });
 
-    it("is ready within 2 s under the container constraints", () => {
-      expect(readyMs).toBeLessThan(2_000);
+    it("is ready after at most 2 s of CPU time under the container constraints", () => {
+      // Selu waits up to 30 s (the loop above); this bounds the work done before readiness. CPU time, not
+      // wall time, so the bound means the same on a loaded test host as on an idle server.
+      expect(readyCpuMs).toBeLessThan(2_000);
     });
 
     it("names the tools it has when asked for an unknown one", async () => {

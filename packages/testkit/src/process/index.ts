@@ -5,4 +5,4 @@ export { freePort } from "./free-port.js";
 export type { CapabilityProcess, StartOptions } from "./capability-process.js";
 export type { CapabilityStarter } from "./capability-starter.js";
 export type { SeluContainerIdentity } from "./container-env.js";
-export { processTree, serverProcess } from "./process-tree.js";
+export { cpuTimeMs, processTree, serverProcess } from "./process-tree.js";
