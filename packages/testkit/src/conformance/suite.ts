@@ -5,7 +5,8 @@ import { pathToFileURL } from "node:url";
 import { checkCatalogueRules, checkManifestAgainstCode, loadManifest, toolDescriptionSchema, type CapabilityDescription } from "@selu-catalogue/manifest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createContainerCgroup, peakRssMiB, sandboxCommand, tmpUsageMiB, type ContainerCgroup } from "../container/index.js";
+import { createContainerCgroup, imageLaunch, mountsOf, peakRssMiB, sandboxCommand, testImageFor, tmpUsageMiB, type ContainerCgroup } from "../container/index.js";
+import { connectMcp } from "../mcp/index.js";
 import { connect, download, healthcheck, invoke, upload } from "../orchestrator/grpc-calls.js";
 import { cpuTimeMs, startCapabilityProcess, type CapabilityProcess } from "../process/index.js";
 import { checkDockerfile, imageEnv } from "./dockerfile.js";
@@ -34,7 +35,7 @@ export interface ConformanceOptions {
  * The checks every capability passes, as one call inside a test file:
  * `conformance({ dir: fileURLToPath(new URL("..", import.meta.url)) })`. Starts the production
  * entrypoint under Selu's container constraints and checks the Dockerfile, readiness within 2 s of CPU time, argument
- * validation of every tool, unknown tool, oversized upload, unknown artifact id, concurrent calls, memory
+ * validation of every tool, the same tools over MCP stdio, unknown tool, oversized upload, unknown artifact id, concurrent calls, memory
  * and SIGTERM draining.
  */
 export function conformance(options: ConformanceOptions): void {
@@ -44,6 +45,7 @@ export function conformance(options: ConformanceOptions): void {
   let proc: CapabilityProcess;
   let client: ReturnType<typeof connect>;
   let readyCpuMs = 0;
+  let sandbox: (command: string[]) => string[];
   let cgroup: ContainerCgroup | undefined;
   const resources = () => loadManifest(join(dir, "manifest.yaml")).manifest?.resources ?? { max_memory_mb: 128, pids_limit: 64 };
   let workspace: string | undefined;
@@ -75,6 +77,8 @@ export function conformance(options: ConformanceOptions): void {
       workspace = options.workspace ? mkdtempSync(join(tmpdir(), "conformance-workspace-")) : undefined;
       const writable = workspace ? [{ host: workspace, path: "/workspace" }] : [];
       proc = await startCapabilityProcess(dir, { wrap: (cmd) => sandboxCommand(cmd, cgroup ? { cgroup, writable } : { writable }), env });
+      // The same sandbox without the cgroup, for the MCP server started beside it.
+      sandbox = (cmd) => sandboxCommand(cmd, { writable });
       client = connect(proc.address);
       while (!(await healthcheck(client, 200))) {
         if (Date.now() - started > 30_000) throw new Error(`not ready within 30 s:\n${proc.output()}`);
@@ -114,6 +118,24 @@ export function conformance(options: ConformanceOptions): void {
       const res = await call("no_such_tool", {});
       expect(res.error).toContain('unknown tool "no_such_tool"');
       for (const t of description.tools) expect(res.error).toContain(t.name);
+    });
+
+    it("serves the same tools over MCP stdio, from the image's own command when an image is tested", async () => {
+      // What an MCP host runs (the catalogue's `docker run -i ... --mcp stdio`): the start command, or the
+      // image's Entrypoint + Cmd, with `--mcp stdio` after it.
+      const image = testImageFor(dir);
+      const launch = image ? imageLaunch({ ...image, cmd: [...image.cmd, "--mcp", "stdio"] }, options.env ?? {}, mountsOf(sandbox(["true"]))) : undefined;
+      const command = launch ? launch.command : sandbox(["sh", "-c", `exec ${pkg.scripts.start} --mcp stdio`]);
+      const mcp = await connectMcp("stdio", { command, cwd: dir, env: options.env ?? {}, complete: true });
+      try {
+        const { tools } = await mcp.client.listTools();
+        expect(tools.map((t) => t.name).sort()).toEqual(description.tools.map((t) => t.name).sort());
+        const refused = await mcp.client.callTool({ name: tools[0]!.name, arguments: { no_such_argument: 1 } });
+        expect(refused.isError).toBe(true);
+      } finally {
+        await mcp.close();
+        launch?.cleanup();
+      }
     });
 
     it("refuses {} and wrong types in every tool's arguments, naming the field", async () => {

@@ -18,6 +18,11 @@ export interface McpConnectOptions {
   env?: Record<string, string>;
   /** Arguments after `--mcp <transport>`, e.g. `["--config", file]`. */
   args?: readonly string[];
+  /**
+   * Over stdio: `command` already ends with `--mcp stdio` and takes no more arguments (a sandbox script
+   * that wraps the whole command line), so nothing is appended.
+   */
+  complete?: boolean;
 }
 
 /** A connected client and the server process behind it. */
@@ -47,7 +52,13 @@ export async function connectMcp(transport: McpTransportKind, options: McpConnec
   const client = new Client({ name: "selu-catalogue-tests", version: "0.0.0" });
   let output = "";
   if (transport === "stdio") {
-    const stdio = new StdioClientTransport({ command: file!, args: [...args, "--mcp", "stdio", ...(options.args ?? [])], env, stderr: "pipe", ...(options.cwd ? { cwd: options.cwd } : {}) });
+    const stdio = new StdioClientTransport({
+      command: file!,
+      args: options.complete ? args : [...args, "--mcp", "stdio", ...(options.args ?? [])],
+      env,
+      stderr: "pipe",
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+    });
     stdio.stderr?.on("data", (d: Buffer) => (output += d.toString("utf8")));
     await client.connect(stdio);
     const pid = stdio.pid;
