@@ -24,6 +24,11 @@ export const MAIL_LIMITS = {
   imapMaxLineBytes: 8 * 1024 * 1024,
   imapMaxResponseBytes: 16 * 1024 * 1024,
   imapMaxResponseTokens: 100_000,
+  /**
+   * Response lines (all but message contents) one call's IMAP session reads. Each response is bounded
+   * above, but a server can send thousands of them: tokenising 12 MiB of lines costs a few seconds.
+   */
+  imapMaxSessionLineBytes: 12 * 1024 * 1024,
   /** One SMTP reply, all its lines (an EHLO answer is under 1 KB). */
   smtpMaxReplyBytes: 64 * 1024,
   /** Message bodies read for get_message, bytes per text part. */

@@ -1,6 +1,7 @@
 import { ToolError } from "@selu-catalogue/kit";
 import { LoginRefused, loginAdvice, type LoginMethod } from "../account.js";
 import type { ServerAddress } from "../config.js";
+import { TOO_MANY_RESPONSE_LINES } from "./line-budget.js";
 
 interface ImapFailure {
   authenticationFailed?: boolean;
@@ -61,7 +62,7 @@ export function describeImapError(err: unknown, server: ServerAddress, stage: "l
   return err;
 }
 
-const RESPONSE_TOO_LARGE = new Set(["LiteralTooLarge", "LineTooLarge", "ResponseTooLarge", "TooManyTokens"]);
+const RESPONSE_TOO_LARGE = new Set(["LiteralTooLarge", "LineTooLarge", "ResponseTooLarge", "TooManyTokens", TOO_MANY_RESPONSE_LINES]);
 
 /** True for imapflow's errors about a response over the configured bounds. */
 export function isResponseTooLarge(err: unknown): boolean {

@@ -6,6 +6,7 @@ import { withLogin, type Login, type MailAccess } from "../account.js";
 import type { ImapSettings } from "../config.js";
 import { MAIL_LIMITS } from "../limits.js";
 import { describeImapError, isResponseTooLarge } from "./errors.js";
+import { ImapLineBudget } from "./line-budget.js";
 
 type Context = Pick<ToolContext, "signal" | "openTunnel" | "http">;
 
@@ -24,7 +25,15 @@ async function imapSession<T>(ctx: Context, server: ImapSettings, login: Login, 
   // Loaded on first use: readiness and memory stay small for calls that never read mail.
   const { ImapFlow } = await import("imapflow");
   const implicit = server.security === "tls";
+  // Surfaced through the pending command's rejection, except a response over the bounds: imapflow
+  // then closes the connection and the command only hears "connection closed", so keep the cause.
+  let streamError: unknown;
   const socket = await ctx.openTunnel(server.host, server.port, { tls: implicit, signal: ctx.signal, timeoutMs: MAIL_LIMITS.connectTimeoutMs });
+  const budget = new ImapLineBudget(MAIL_LIMITS.imapMaxSessionLineBytes, (err) => {
+    streamError ??= err;
+    socket.destroy(err);
+  });
+  const countLines = (chunk: Buffer) => budget.observe(chunk);
   const client = new ImapFlow({
     host: server.host,
     port: server.port,
@@ -41,21 +50,31 @@ async function imapSession<T>(ctx: Context, server: ImapSettings, login: Login, 
     maxLineLength: MAIL_LIMITS.imapMaxLineBytes,
     maxResponseSize: MAIL_LIMITS.imapMaxResponseBytes,
     maxResponseTokens: MAIL_LIMITS.imapMaxResponseTokens,
+    // COMPRESS=DEFLATE would hide the responses from the line budget (and could inflate a bomb).
+    disableCompression: true,
     // The tunnel is already connected and TLS-verified by the kit; hand it over as the transport.
     transport: {
+      // The line budget listens once imapflow has piped the socket to its parser: a data listener added
+      // before that would start the flow and take the greeting from it.
       connect(_options, onConnect) {
-        setImmediate(onConnect);
+        setImmediate(() => {
+          onConnect();
+          socket.on("data", countLines);
+        });
         return socket;
       },
       // STARTTLS: TLS over the same tunnel, verified against the trusted roots for the configured name.
+      // From the handshake on, the tunnel carries TLS records and the lines arrive on the TLS socket.
       upgrade(_plain, _options, onSecure) {
-        return tls.connect({ socket, host: server.host, ...(isIP(server.host) ? {} : { servername: server.host }) }, onSecure);
+        socket.off("data", countLines);
+        const secure = tls.connect({ socket, host: server.host, ...(isIP(server.host) ? {} : { servername: server.host }) }, () => {
+          onSecure();
+          secure.on("data", countLines);
+        });
+        return secure;
       },
     },
   });
-  // Surfaced through the pending command's rejection, except a response over the bounds: imapflow
-  // then closes the connection and the command only hears "connection closed", so keep the cause.
-  let streamError: unknown;
   client.on("error", (err: unknown) => (streamError ??= err));
   const cause = (err: unknown) => (isResponseTooLarge(streamError) ? streamError : err);
   const onAbort = () => client.close();
