@@ -38,6 +38,20 @@ beforeAll(async () => {
         };
         return void pump();
       }
+      if (path.startsWith("/byte-chunks/")) {
+        // A body a byte per chunk: the bytes count up (mod 251) so any misplaced byte shows.
+        const size = Number(path.slice("/byte-chunks/".length));
+        socket.write("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n");
+        let sent = 0;
+        const pump = () => {
+          while (!socket.destroyed && sent < size) {
+            const piece = Buffer.concat(Array.from({ length: Math.min(4096, size - sent) }, () => Buffer.from([0x31, 13, 10, sent++ % 251, 13, 10])));
+            if (!socket.write(piece)) return void socket.once("drain", pump);
+          }
+          if (!socket.destroyed) socket.end("0\r\n\r\n");
+        };
+        return void pump();
+      }
       socket.end("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
     });
   });
@@ -63,6 +77,12 @@ describe("a hostile HTTP server", () => {
     const res = await http.request(`${base}/gzip-bomb`);
     expect(res.body.equals(bomb)).toBe(true);
     await expect(http.fetchJson(`${base}/gzip-bomb`)).rejects.toThrow(/answered something that is not JSON/);
+  });
+
+  it("sending a body a byte per chunk gets it whole, and cut at the size cap when larger", async () => {
+    const res = await http.request(`${base}/byte-chunks/${200 * KiB}`);
+    expect(res.body.equals(Buffer.from(Array.from({ length: 200 * KiB }, (_, i) => i % 251)))).toBe(true);
+    await expect(http.request(`${base}/byte-chunks/${300 * KiB}`)).rejects.toThrow(/is larger than the limit of 256 KiB/);
   });
 
   it("sending chunks without end is cut at the size cap", async () => {
