@@ -1,6 +1,7 @@
 import { Metadata } from "@grpc/grpc-js";
 import { contentBomb, objectStreamBomb, pageTreeBomb, startHostileWebServer, textOperatorBomb, type WebAttack } from "@selu-catalogue/testkit/hostile";
 import { startHostileImapServer, startHostileSmtpServer, type Attack } from "@selu-catalogue/testkit/mail";
+import { cpuTimeMs } from "@selu-catalogue/testkit/process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answered, rawCall } from "../src/call.js";
 import { discoverCapabilities } from "../src/capabilities.js";
@@ -126,16 +127,19 @@ for (const cap of discoverCapabilities()) {
 
     // Each of 2,000 untagged FETCH responses of 64 KiB is within imapflow's per-response bounds; without the
     // email capability's budget on a session's response lines the client tokenised them for minutes.
-    it("an IMAP server flooding untagged responses during SEARCH is cut off within seconds", async () => {
+    it("an IMAP server flooding untagged responses during SEARCH is cut off within seconds of CPU", async () => {
       const hosts = mailHosts(cap.manifest.network).filter((h) => IMAP_PORTS.has(h.port));
       if (hosts.length === 0) return;
       const server = await startHostileImapServer({ ca: world.ca, names: hosts.map((h) => h.host), attack: { kind: "huge-reply", lines: 2_000, width: 64 * 1024 }, at: "search" });
       for (const { host, port } of hosts) world.proxy.map(`${host}:${port}`, `${server.host}:${server.port}`);
       const tool = world.tools.find((t) => t.name === "list_messages") ?? world.tools[0]!;
-      const started = performance.now();
+      // The capability's CPU time, not wall time: the flood costs CPU, and wall time grows with the host's load.
+      const cpuBefore = cpuTimeMs(world.proc.child.pid!);
       const answer = await rawCall(world, tool.name, Buffer.from("{}"), 60_000);
-      expect(answer).toMatchObject({ kind: "error", message: expect.stringMatching(/sent more than this capability reads at once \(more than 12 MiB of response lines/) });
-      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(answer).toMatchObject({ kind: "error", message: expect.stringMatching(/sent more than this capability reads at once \(more than \d+ MiB of response lines/) });
+      const cpuMs = cpuTimeMs(world.proc.child.pid!) - cpuBefore;
+      console.info(`${cap.id} untagged flood cut after ${cpuMs} ms of CPU`);
+      expect(cpuMs).toBeLessThan(8_000);
       await server.close();
     });
 
