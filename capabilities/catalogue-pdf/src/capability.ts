@@ -13,7 +13,7 @@ export default defineCapability({
     extract_pdf_text: extractPdfText,
     merge_pdfs: mergePdfsTool,
   },
-  // Ready only once the fonts load and shape: an image built without them fails here, at start-up, and
-  // the first user's document finds them parsed and warm (see warm-up.ts).
+  // Ready only once a sample document renders: an image built without the fonts fails here, at start-up,
+  // and the first user's document finds everything loaded and compiled (see warm-up.ts).
   ready: warmUp,
 });

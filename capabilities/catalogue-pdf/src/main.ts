@@ -1,5 +1,7 @@
 // Production entrypoint (the Dockerfile's CMD and the package's start script).
-import { serve } from "@selu-catalogue/kit";
-import capability from "./capability.js";
+import { skipFontkit } from "./skip-fontkit.js";
 
+// Before anything imports pdfkit: a static import would resolve pdfkit's imports before this runs.
+skipFontkit();
+const [{ serve }, { default: capability }] = await Promise.all([import("@selu-catalogue/kit"), import("./capability.js")]);
 await serve(capability);

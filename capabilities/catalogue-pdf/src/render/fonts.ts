@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import * as fontkit from "fontkit";
-import { shapeWithHarfBuzz } from "../text/shaping.js";
+import type { FontFace } from "../text/font-face.js";
+import { shapedFace } from "../text/shaping.js";
+import { embedOwnFonts } from "./embed-fonts.js";
+import type { Doc } from "./page.js";
 
 /** The type faces a document uses; every run of text is set in one of them. */
 export type FontKey = "regular" | "bold" | "italic" | "boldItalic" | "mono" | "monoBold";
@@ -17,30 +19,44 @@ const FILES: Record<FontKey, string> = {
   mono: "DejaVuSansMono.ttf",
   monoBold: "DejaVuSansMono-Bold.ttf",
 };
+const KEYS = Object.keys(FILES) as FontKey[];
 
-export type FontSet = Readonly<Record<FontKey, fontkit.Font>>;
+export type FontSet = Readonly<Record<FontKey, FontFace>>;
 
-let loaded: FontSet | undefined;
+const loaded = new Map<FontKey, FontFace>();
+let set: FontSet | undefined;
 
 /**
- * The parsed DejaVu faces, loaded once and shared by every render (pdfkit accepts a fontkit font and keeps
- * its per-document subset itself), which saves parsing 2 MB of TrueType on every call. Text is shaped by
- * HarfBuzz (see text/shaping.ts), which also maps each glyph to the characters it stood for where it was
- * drawn (a component glyph such as the "c" of "ç" no longer loses its character).
+ * The DejaVu faces, each read on first use and then shared by every render (a letter never reads the
+ * oblique and mono files: 2 MB less held). Text is shaped by HarfBuzz (text/shaping.ts).
  */
 export function fonts(): FontSet {
-  if (loaded) return loaded;
-  const dir = join(dirname(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/package.json")), "ttf");
-  loaded = Object.fromEntries(
-    Object.entries(FILES).map(([key, file]) => {
-      const bytes = readFileSync(join(dir, file));
-      const font = fontkit.create(bytes);
-      if (!("hasGlyphForCodePoint" in font)) throw new Error(`${file} is a font collection, expected one font`);
-      shapeWithHarfBuzz(font, bytes);
-      return [key, font];
-    }),
-  ) as unknown as FontSet;
-  return loaded;
+  set ??= Object.defineProperties({}, Object.fromEntries(KEYS.map((key) => [key, { enumerable: true, get: () => face(key) }]))) as FontSet;
+  return set;
+}
+
+function face(key: FontKey): FontFace {
+  let font = loaded.get(key);
+  if (!font) {
+    const dir = join(dirname(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/package.json")), "ttf");
+    font = shapedFace(readFileSync(join(dir, FILES[key])));
+    loaded.set(key, font);
+  }
+  return font;
+}
+
+/**
+ * Registers the DejaVu faces with a document under their keys, each read when the document first selects
+ * it, and embeds every font of ours the HarfBuzz way (render/embed-fonts.ts).
+ */
+export function registerFaces(doc: Doc): void {
+  const registered = (doc as unknown as { _registeredFonts: Record<string, { src: unknown }> })._registeredFonts;
+  for (const key of KEYS) {
+    doc.registerFont(key, undefined as unknown as string);
+    // pdfkit reads `src` when the font is first selected.
+    Object.defineProperty(registered[key], "src", { get: () => face(key) });
+  }
+  embedOwnFonts(doc);
 }
 
 /** The face for a run's style. */

@@ -6,7 +6,7 @@ import { markComplexFragments } from "../text/actual-text.js";
 import { attachText } from "../text/doc-text.js";
 import { renderBlocks } from "./blocks/flow.js";
 import type { OpenedImage } from "./blocks/image.js";
-import { fonts } from "./fonts.js";
+import { registerFaces } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
 import { boundLayoutCaches } from "./layout-cache.js";
@@ -69,7 +69,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
       Producer: "PDFKit",
     },
   });
-  for (const [face, font] of Object.entries(fonts())) doc.registerFont(face, font as unknown as string);
+  registerFaces(doc);
   boundLayoutCaches(doc);
   attachText(doc, options.language);
   markComplexFragments(doc);

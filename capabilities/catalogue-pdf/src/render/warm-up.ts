@@ -1,47 +1,47 @@
 import { prepareDocument } from "../document/prepare.js";
+import { createDocumentInput } from "../document/schema.js";
 import { checkFallbackFiles } from "../text/fallback-fonts.js";
-import { coverage, fontRuns } from "../text/font-runs.js";
+import { coverage } from "../text/font-runs.js";
 import { renderDocument } from "./render-document.js";
 
 /**
- * Readies the fonts before the server reports ready (issue 17: the first document after start in ≤ 50 ms):
- * DejaVu parsed, HarfBuzz compiled and the regular and bold faces shaped once. The fallback fonts stay
- * unread (they load when a document needs them); their files must be there, so an image built without
- * them fails here rather than on a user's document. Then a small document is rendered in the background,
- * which warms pdfkit's code without holding up readiness (Selu waits for it, within 2 s).
+ * Renders before the server reports ready (issue 17: the first document after start in ≤ 50 ms): the
+ * arguments checked by the tool's own schema (zod compiles it on first use), the regular and bold faces
+ * read, HarfBuzz's shaper and subsetter compiled, pdfkit's and our code paths run twice (once leaves
+ * them half compiled). The fallback fonts stay unread (they load when a document needs them); their
+ * files must be there, so an image built without them fails here rather than on a user's document.
  */
-export function warmUp(): void {
+export async function warmUp(): Promise<void> {
   checkFallbackFiles();
-  for (const face of ["regular", "bold"] as const) fontRuns("Ready Ωω Жж", face)[0]!.font.layout("Ready Ωω Жж");
-  setImmediate(() => void renderSample().catch(() => undefined));
+  for (let i = 0; i < 2; i++) await renderSample();
 }
 
 /** Renders a small document in the two faces a letter uses (each further face is ready in milliseconds). */
 export async function renderSample(): Promise<void> {
-  const prepared = prepareDocument(
-    {
-      title: "Warm-up",
-      subtitle: "Ready",
-      sections: [
-        {
-          heading: "Fonts",
-          content: [
-            "Regular **bold** [link](https://example.com) Ωω Жж €",
-            { type: "list", ordered: true, items: ["one", "two"] },
-            { type: "table", columns: [{ header: "A" }, { header: "B", align: "right" }], rows: [["a", "1"]] },
-          ],
-        },
-      ],
-    },
-    coverage(),
-  );
+  const args = createDocumentInput.parse({
+    title: "Warm-up",
+    author: "Selu",
+    date: "23 November 2026",
+    language: "en",
+    sections: [
+      {
+        heading: "Fonts",
+        content: [
+          "Regular **bold** [link](https://example.com) Ωω Жж €",
+          { type: "list", ordered: true, items: ["one", "two"] },
+          { type: "table", columns: [{ header: "A" }, { header: "B", align: "right" }], rows: [["a", "1"]] },
+        ],
+      },
+    ],
+  });
+  const prepared = prepareDocument(args, coverage());
   await renderDocument(prepared, new Map(), {
     pageSize: "A4",
     orientation: "portrait",
-    language: "en",
+    language: args.language,
     tableOfContents: false,
     pageNumbers: true,
-    metadata: { title: "Warm-up", creationDate: new Date(0) },
+    metadata: { title: prepared.title, author: args.author, creationDate: new Date(0) },
     maxPages: 2,
     maxBytes: 1 << 20,
     signal: new AbortController().signal,

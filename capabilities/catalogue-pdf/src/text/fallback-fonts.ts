@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import * as fontkit from "fontkit";
-import { shapeWithHarfBuzz } from "./shaping.js";
+import type { FontFace } from "./font-face.js";
+import { shapedFace } from "./shaping.js";
 import { woffToSfnt } from "./woff.js";
 
 /**
@@ -43,7 +43,7 @@ interface Slice {
 /** A parsed fallback font, registered in a document under `name`. */
 export interface FallbackFont {
   name: string;
-  font: fontkit.Font;
+  font: FontFace;
 }
 
 let slices: Slice[] | undefined;
@@ -115,14 +115,8 @@ function search(codePoint: number, bold: boolean, order: readonly FamilyId[]): F
 function open(path: string): FallbackFont {
   let font = parsed.get(path);
   if (!font) {
-    const bytes = woffToSfnt(readFileSync(path));
-    const created = fontkit.create(bytes);
-    if (!("hasGlyphForCodePoint" in created)) throw new Error(`${path} is a font collection, expected one font`);
-    shapeWithHarfBuzz(created, bytes);
     const name = path.slice(path.lastIndexOf("/") + 1, -"-normal.woff".length);
-    // pdfkit tells fonts apart by PostScript name, which the slices of one family share.
-    Object.defineProperty(created, "postscriptName", { value: `${created.postscriptName}-${name}` });
-    font = { name, font: created };
+    font = { name, font: shapedFace(woffToSfnt(readFileSync(path)), name) };
     parsed.set(path, font);
   }
   return font;

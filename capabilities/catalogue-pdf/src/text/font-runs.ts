@@ -1,13 +1,13 @@
-import type * as fontkit from "fontkit";
 import type { GlyphSource } from "../document/glyph-coverage.js";
 import { fonts, type FontKey } from "../render/fonts.js";
 import { fallbackFor, FAMILY_ORDER, type FamilyId } from "./fallback-fonts.js";
+import type { FontFace } from "./font-face.js";
 
 /** A stretch of text set in one font: `name` is what the font is registered under in a document. */
 export interface FontRun {
   text: string;
   name: string;
-  font: fontkit.Font;
+  font: FontFace;
 }
 
 // Marks, joiners, variation selectors, emoji modifiers and tags belong to the character before them: a
@@ -25,7 +25,7 @@ const SPACE = /[\p{Z}\s]/u;
 export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[] = FAMILY_ORDER): FontRun[] {
   if (inOneFace(text, face)) return [{ text, name: face, font: fonts()[face] }];
   // Runs as [start, end) of text while scanning; their strings are cut once at the end.
-  const runs: { start: number; end: number; name: string; font: fontkit.Font }[] = [];
+  const runs: { start: number; end: number; name: string; font: FontFace }[] = [];
   const bold = face === "bold" || face === "boldItalic" || face === "monoBold";
   for (let i = 0; i < text.length; ) {
     const codePoint = text.codePointAt(i)!;
@@ -68,7 +68,7 @@ export function inOneFace(text: string, face: FontKey): boolean {
 }
 
 /** The DejaVu face for a character, if it has it. */
-function primary(face: FontKey, char: string, codePoint: number): { name: string; font: fontkit.Font } | undefined {
+function primary(face: FontKey, char: string, codePoint: number): { name: string; font: FontFace } | undefined {
   if (NOTO_FIRST.test(char)) return undefined;
   const font = fonts()[face];
   return font.hasGlyphForCodePoint(codePoint) ? { name: face, font } : undefined;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { fonts } from "../render/fonts.js";
 import { fontRuns } from "./font-runs.js";
 import { directionOf, RIGHT_TO_LEFT, type ShapedRun } from "./shaping.js";
 
@@ -22,16 +21,6 @@ describe("shaping with HarfBuzz", () => {
     expect(beh.id % 0x10000).toBe(teh.id % 0x10000);
     expect(beh.id).not.toBe(teh.id);
     expect([beh.codePoints, teh.codePoints]).toEqual([[0x628], [0x62a]]);
-  });
-
-  it("reuses encoded subsets for the same glyphs", () => {
-    const font = fonts().regular;
-    const make = () => {
-      const subset = font.createSubset() as unknown as { includeGlyph(id: number): number; encode(): Uint8Array };
-      for (const glyph of layout("Hello").glyphs) subset.includeGlyph(glyph.id);
-      return subset.encode();
-    };
-    expect(make()).toBe(make());
   });
 
   it("returns fresh positions on every call (pdfkit scales them in place)", () => {

@@ -1,5 +1,5 @@
-import type * as fontkit from "fontkit";
 import * as hb from "harfbuzzjs";
+import { FontFace, VARIANT } from "./font-face.js";
 
 /** A glyph as pdfkit's embedded font reads it: id, hmtx advance (font units) and the characters it stands for. */
 export interface ShapedGlyph {
@@ -62,27 +62,26 @@ export const RIGHT_TO_LEFT = "selu-rtl";
  * Makes `font.layout` shape with HarfBuzz (compiled to WebAssembly): Arabic joining, Indic reordering and
  * conjuncts, Thai marks, ligatures and kerning, from the font's own OpenType tables. pdfkit measures and
  * draws every run through `layout`, then embeds the glyph ids it returns, so the subset, the widths and
- * the ToUnicode map all follow the shaped glyphs. `bytes` are the font's plain OpenType data.
+ * the ToUnicode map all follow the shaped glyphs.
  */
-export function shapeWithHarfBuzz(font: fontkit.Font, bytes: Uint8Array): void {
-  let hbFont: hb.Font | undefined;
+export function shapeWithHarfBuzz(font: FontFace): void {
   const glyphOf = glyphTable(font);
   // Shaped words, kept across documents (pdfkit's own cache lives for one document): a letter's words
   // repeat from call to call. Bounded like pdfkit's (see render/layout-cache.ts).
   let cache = new Map<string, ShapedRun>();
-  (font as { layout: (text: string, features?: unknown) => ShapedRun }).layout = (text: string, features?: unknown) => {
+  font.layout = (text: string, features?: unknown) => {
     const rtl = (Array.isArray(features) && features.includes(RIGHT_TO_LEFT)) || directionOf(text) === "rtl";
     const key = rtl ? `\u0000${text}` : text;
     let run = cache.get(key);
     if (!run) {
-      hbFont ??= new hb.Font(new hb.Face(new hb.Blob(bytes), 0));
       buffer ??= new hb.Buffer();
       buffer.reset();
       buffer.addText(text);
       buffer.guessSegmentProperties();
       buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
-      hb.shape(hbFont, buffer);
-      run = toRun(text, buffer.getGlyphInfosAndPositions(), glyphOf);
+      hb.shape(font.hb, buffer);
+      // Infos and positions apart: harfbuzzjs's combined getter defines four properties on every glyph.
+      run = toRun(text, buffer.getGlyphInfos(), buffer.getGlyphPositions(), glyphOf);
       if (text.length <= MAX_CACHED_CHARS) {
         if (cache.size >= MAX_CACHED_RUNS) cache = new Map();
         cache.set(key, run);
@@ -98,10 +97,6 @@ export function shapeWithHarfBuzz(font: fontkit.Font, bytes: Uint8Array): void {
 
 const MAX_CACHED_RUNS = 4_000;
 const MAX_CACHED_CHARS = 64;
-const MAX_CACHED_SUBSETS = 16;
-
-// Glyph ids from here up name a copy of a glyph that stands for other characters (see `variantOf`).
-const VARIANT = 0x10000;
 
 /**
  * pdfkit keeps one Unicode mapping per embedded glyph, for copying text out. In a cluster (the glyphs
@@ -109,59 +104,31 @@ const VARIANT = 0x10000;
  * cluster's characters (a ligature "fi" copies as "fi", a reordered Indic syllable as written) and the
  * others (marks, dots, vowel signs) for none. One glyph can stand for different characters in different
  * places (Noto Sans Arabic draws ب ت ث ن ي in the middle of a word with one dotless glyph plus dots,
- * DejaVu Latin "A" and Greek "Α" with one): each further meaning gets an id of its own, which the
- * subset embeds as a copy of the glyph with its own mapping.
+ * DejaVu Latin "A" and Greek "Α" with one): each further meaning gets an id of its own (above
+ * VARIANT), which the document writes as a code of its own mapped to the same glyph.
  */
-function toRun(text: string, infos: readonly (hb.GlyphInfo & Partial<hb.GlyphPosition>)[], glyphOf: (id: number, text: string) => ShapedGlyph): ShapedRun {
+function toRun(text: string, infos: readonly hb.GlyphInfo[], places: readonly hb.GlyphPosition[], glyphOf: (id: number, text: string) => ShapedGlyph): ShapedRun {
   const starts = [...new Set(infos.map((g) => g.cluster))].sort((a, b) => a - b);
   const endOf = new Map(starts.map((start, i) => [start, starts[i + 1] ?? text.length]));
   const base = new Map<number, number>();
   infos.forEach((g, i) => {
     const chosen = base.get(g.cluster);
-    if (chosen === undefined || (!infos[chosen]!.xAdvance && g.xAdvance)) base.set(g.cluster, i);
+    if (chosen === undefined || (!places[chosen]!.xAdvance && places[i]!.xAdvance)) base.set(g.cluster, i);
   });
   const glyphs: ShapedGlyph[] = [];
   const positions: ShapedPosition[] = [];
   infos.forEach((g, i) => {
     glyphs.push(glyphOf(g.codepoint, base.get(g.cluster) === i ? text.slice(g.cluster, endOf.get(g.cluster)) : ""));
-    positions.push({ xAdvance: g.xAdvance ?? 0, yAdvance: g.yAdvance ?? 0, xOffset: g.xOffset ?? 0, yOffset: g.yOffset ?? 0 });
+    const { xAdvance, yAdvance, xOffset, yOffset } = places[i]!;
+    positions.push({ xAdvance, yAdvance, xOffset, yOffset });
   });
   return new ShapedRun(glyphs, positions);
 }
 
-/**
- * The glyph objects of one font, one per (glyph, characters) pair, and a subset that embeds a glyph once
- * per meaning: fontkit's subset maps each id it is given to one embedded glyph, so a variant id (above
- * VARIANT) is given a copy of its glyph.
- */
-function glyphTable(font: fontkit.Font): (id: number, text: string) => ShapedGlyph {
+/** The glyph objects of one font, one per (glyph, characters) pair. */
+function glyphTable(font: FontFace): (id: number, text: string) => ShapedGlyph {
   const glyphs = new Map<string, ShapedGlyph>();
   const meanings = new Map<number, number>();
-  const createSubset = font.createSubset.bind(font);
-  // Encoded subsets by the glyphs they hold: documents that use the same glyphs (the same letter again,
-  // a form filled in) embed the same bytes without encoding the font again.
-  const encoded = new Map<string, Uint8Array>();
-  (font as { createSubset: () => unknown }).createSubset = () => {
-    const subset = createSubset() as unknown as { includeGlyph(id: number): number; encode(): Uint8Array; glyphs: number[]; mapping: Record<number, number> };
-    const include = subset.includeGlyph.bind(subset);
-    subset.includeGlyph = (id: number) => {
-      if (typeof id !== "number" || id < VARIANT) return include(id);
-      subset.mapping[id] ??= subset.glyphs.push(id % VARIANT) - 1;
-      return subset.mapping[id]!;
-    };
-    const encode = subset.encode.bind(subset);
-    subset.encode = () => {
-      const key = subset.glyphs.join(",");
-      let bytes = encoded.get(key);
-      if (!bytes) {
-        bytes = encode();
-        if (encoded.size >= MAX_CACHED_SUBSETS) encoded.delete(encoded.keys().next().value!);
-        encoded.set(key, bytes);
-      }
-      return bytes;
-    };
-    return subset;
-  };
   return (id, text) => {
     const key = `${id}:${text}`;
     let glyph = glyphs.get(key);
@@ -173,4 +140,11 @@ function glyphTable(font: fontkit.Font): (id: number, text: string) => ShapedGly
     }
     return glyph;
   };
+}
+
+/** A font read from `bytes` (plain OpenType, TrueType outlines) that shapes with HarfBuzz. */
+export function shapedFace(bytes: Uint8Array, suffix?: string): FontFace {
+  const font = new FontFace(bytes, suffix);
+  shapeWithHarfBuzz(font);
+  return font;
 }

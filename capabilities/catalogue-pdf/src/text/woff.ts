@@ -4,8 +4,8 @@ const WOFF_SIGNATURE = 0x774f4646; // "wOFF"
 
 /**
  * The plain OpenType bytes of a WOFF 1.0 file (https://www.w3.org/TR/WOFF/): each table inflated and laid
- * out behind a fresh table directory. HarfBuzz reads only plain OpenType, and the Noto packages ship WOFF;
- * fontkit then parses the same bytes, so shaping and embedding see one font. Anything else is returned as is.
+ * out behind a fresh table directory. HarfBuzz reads only plain OpenType, and the Noto packages ship WOFF.
+ * Anything else is returned as is.
  */
 export function woffToSfnt(bytes: Buffer): Buffer {
   if (bytes.length < 44 || bytes.readUInt32BE(0) !== WOFF_SIGNATURE) return bytes;

@@ -14,27 +14,33 @@ export interface DrawnRun {
 
 /**
  * The glyph runs drawn on page 1, read from the content stream (`Tf` and `TJ` operators) and the embedded
- * font programs: each drawn glyph as its outline, so it can be compared with a glyph of the original
- * font whatever number the subset gave it.
+ * font programs: each drawn code mapped to its glyph by the font's CIDToGIDMap, and each glyph given as
+ * its outline, so it can be compared with a glyph of the original font whatever number the subset gave it.
  */
 export async function drawnRuns(pdf: Uint8Array): Promise<DrawnRun[]> {
   const doc = await PDFDocument.load(pdf);
   const page = doc.getPage(0).node;
   const resources = page.Resources()!;
   const fontDicts = resources.lookup(PDFName.of("Font"), PDFDict);
-  const fonts = new Map<string, { name: string; font: fontkit.Font }>();
+  const fonts = new Map<string, { name: string; font: fontkit.Font; gid: (cid: number) => number }>();
   for (const [key, ref] of fontDicts.entries()) {
     const type0 = doc.context.lookup(ref, PDFDict);
     const cid = doc.context.lookup(type0.lookup(PDFName.of("DescendantFonts"), PDFArray).get(0), PDFDict);
     const descriptor = cid.lookup(PDFName.of("FontDescriptor"), PDFDict);
     const file = descriptor.lookup(PDFName.of("FontFile2")) as PDFRawStream;
-    fonts.set(key.asString(), { name: String(descriptor.lookup(PDFName.of("FontName"))), font: fontkit.create(Buffer.from(inflateSync(file.contents))) as fontkit.Font });
+    const map = cid.lookup(PDFName.of("CIDToGIDMap"));
+    const gids = map instanceof PDFRawStream ? inflateSync(map.contents) : undefined;
+    fonts.set(key.asString(), {
+      name: String(descriptor.lookup(PDFName.of("FontName"))),
+      font: fontkit.create(Buffer.from(inflateSync(file.contents))) as fontkit.Font,
+      gid: (code) => (gids ? gids.readUInt16BE(code * 2) : code),
+    });
   }
   const contents = page.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r as PDFRef) as PDFRawStream) : [contents as unknown as PDFRawStream];
   const text = streams.map((s) => inflateSync(s.contents).toString("latin1")).join("\n");
   const runs: DrawnRun[] = [];
-  let current: { name: string; font: fontkit.Font } | undefined;
+  let current: { name: string; font: fontkit.Font; gid: (cid: number) => number } | undefined;
   // One run per text object (BT … ET): pdfkit starts a new TJ for a glyph it moves off the baseline.
   for (const block of text.matchAll(/BT\n([\s\S]*?)\nET/g)) {
     let ids: number[] = [];
@@ -42,7 +48,7 @@ export async function drawnRuns(pdf: Uint8Array): Promise<DrawnRun[]> {
       if (match[1]) current = fonts.get(match[1]);
       else ids = ids.concat([...match[2]!.matchAll(/<([0-9a-f]+)>/g)].flatMap((m) => m[1]!.match(/.{4}/g)!.map((h) => Number.parseInt(h, 16))));
     }
-    if (current && ids.length > 0) runs.push({ font: current.name, outlines: ids.map((id) => current!.font.getGlyph(id).path.toSVG()) });
+    if (current && ids.length > 0) runs.push({ font: current.name, outlines: ids.map((id) => current!.font.getGlyph(current!.gid(id)).path.toSVG()) });
   }
   return runs;
 }

@@ -1,0 +1,132 @@
+import * as hb from "harfbuzzjs";
+
+/** A glyph as pdfkit's embedded font reads it (only its advance, in font units). */
+export interface GlyphMetrics {
+  advanceWidth: number;
+}
+
+/**
+ * Glyph ids from here up name a glyph standing for other characters than its first use (see
+ * text/shaping.ts): `id % VARIANT` is the glyph in the font, and each variant gets a code of its own.
+ */
+export const VARIANT = 0x10000;
+
+/**
+ * The glyphs one document draws in one font, as pdfkit's EmbeddedFont asks for them: each id gets the
+ * next code (CID) when first drawn, a variant too, and `glyphs[cid]` is the font's glyph for a code.
+ * The font program embedded for it is render/embed-fonts.ts's.
+ */
+export class CidSubset {
+  readonly glyphs: number[] = [0];
+  private readonly cids = new Map<number, number>([[0, 0]]);
+
+  /** The code pdfkit writes for glyph `id`. */
+  includeGlyph(id: number): number {
+    let cid = this.cids.get(id);
+    if (cid === undefined) {
+      cid = this.glyphs.push(id % VARIANT) - 1;
+      this.cids.set(id, cid);
+    }
+    return cid;
+  }
+}
+
+/**
+ * One TrueType font, read by HarfBuzz: what pdfkit's EmbeddedFont and our layout read from a font object
+ * (names as fontkit's, whose font objects pdfkit was written for), without fontkit. Metrics come from the
+ * font's own tables as fontkit read them (hhea for ascent/descent/gap, OS/2 for cap and x height, head
+ * for the box), so layout is unchanged; the cmap and advances from HarfBuzz. `layout` is set by
+ * text/shaping.ts; subsetting and embedding are render/embed-fonts.ts's.
+ */
+export class FontFace {
+  readonly unitsPerEm: number;
+  readonly ascent: number;
+  readonly descent: number;
+  readonly lineGap: number;
+  readonly capHeight: number;
+  readonly xHeight: number;
+  readonly italicAngle: number;
+  readonly bbox: { minX: number; minY: number; maxX: number; maxY: number };
+  readonly postscriptName: string;
+  /** FontDescriptor flags (PDF 32000-1, 9.8.2): fixed pitch, serif, symbolic, script, italic. */
+  readonly flags: number;
+  /** The HarfBuzz font (scale: font units) that shapes and measures this face. */
+  readonly hb: hb.Font;
+  private readonly codePoints: Set<number>;
+  private readonly advances = new Map<number, GlyphMetrics>();
+  /** Shapes `text` (set by text/shaping.ts; pdfkit measures and draws every run through it). */
+  layout!: (text: string, features?: unknown) => unknown;
+
+  /**
+   * `bytes`: plain OpenType with TrueType outlines. `suffix` is added to the PostScript name: pdfkit tells
+   * fonts apart by it, and the slices of one Noto family share theirs.
+   */
+  constructor(
+    readonly bytes: Uint8Array,
+    suffix?: string,
+  ) {
+    const tables = tableDirectory(bytes);
+    if (!tables.has("glyf")) throw new Error("expected a font with TrueType outlines (a glyf table)");
+    const head = table(bytes, tables, "head");
+    const hhea = table(bytes, tables, "hhea");
+    const post = table(bytes, tables, "post");
+    const os2 = tables.has("OS/2") ? table(bytes, tables, "OS/2") : undefined;
+    this.unitsPerEm = head.getUint16(18);
+    this.bbox = { minX: head.getInt16(36), minY: head.getInt16(38), maxX: head.getInt16(40), maxY: head.getInt16(42) };
+    this.ascent = hhea.getInt16(4);
+    this.descent = hhea.getInt16(6);
+    this.lineGap = hhea.getInt16(8);
+    // sxHeight and sCapHeight exist from OS/2 version 2 on.
+    const os2v2 = os2 && os2.getUint16(0) >= 2 && os2.byteLength >= 90;
+    this.xHeight = os2v2 ? os2.getInt16(86) : 0;
+    this.capHeight = os2v2 ? os2.getInt16(88) : this.ascent;
+    this.italicAngle = post.getInt32(4) / 65536;
+    const familyClass = (os2 ? os2.getInt16(30) : 0) >> 8;
+    const italic = (head.getUint16(44) & 2) !== 0;
+    this.flags = (post.getUint32(12) ? 1 : 0) | (familyClass >= 1 && familyClass <= 7 ? 2 : 0) | 4 | (familyClass === 10 ? 8 : 0) | (italic ? 64 : 0);
+    const face = new hb.Face(new hb.Blob(bytes), 0);
+    this.hb = new hb.Font(face);
+    this.postscriptName = suffix ? `${face.getName(6, "en")}-${suffix}` : face.getName(6, "en");
+    this.codePoints = new Set(face.collectUnicodes());
+  }
+
+  /** A new set of the glyphs one document draws (pdfkit asks once per document and font). */
+  createSubset(): CidSubset {
+    return new CidSubset();
+  }
+
+  /** Whether the font's cmap maps `codePoint` to a glyph. */
+  hasGlyphForCodePoint(codePoint: number): boolean {
+    return this.codePoints.has(codePoint);
+  }
+
+  /** A glyph's advance (font units), as pdfkit reads `font.getGlyph(id).advanceWidth`. */
+  getGlyph(id: number): GlyphMetrics {
+    let glyph = this.advances.get(id);
+    if (!glyph) {
+      glyph = { advanceWidth: this.hb.glyphHAdvance(id) };
+      this.advances.set(id, glyph);
+    }
+    return glyph;
+  }
+}
+
+/** The table records of an sfnt: tag → [offset, length]. */
+export function tableDirectory(bytes: Uint8Array): Map<string, [number, number]> {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tables = new Map<string, [number, number]>();
+  const count = view.getUint16(4);
+  for (let i = 0; i < count; i++) {
+    const at = 12 + i * 16;
+    const tag = String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
+    tables.set(tag, [view.getUint32(at + 8), view.getUint32(at + 12)]);
+  }
+  return tables;
+}
+
+/** A view of one table; throws naming it when the font lacks it. */
+export function table(bytes: Uint8Array, tables: Map<string, [number, number]>, tag: string): DataView {
+  const record = tables.get(tag);
+  if (!record) throw new Error(`the font has no ${tag} table`);
+  return new DataView(bytes.buffer, bytes.byteOffset + record[0], record[1]);
+}
