@@ -1,5 +1,5 @@
 import { deflateSync } from "node:zlib";
-import { type CidSubset, FontFace } from "../text/font-face.js";
+import { type CidSubset, FontFace, VARIANT } from "../text/font-face.js";
 import { subsetFont } from "./font-subset.js";
 import type { Doc } from "./page.js";
 
@@ -12,9 +12,9 @@ interface EmbeddedFont {
   ascender: number;
   descender: number;
   widths: number[];
+  unicode: number[][];
   dictionary?: PdfRef;
   embed(): void;
-  toUnicodeCmap(): PdfRef;
 }
 
 interface PdfRef {
@@ -29,17 +29,26 @@ export interface FontFile {
   newId: ReadonlyMap<number, number>;
 }
 
-// Font files by font and glyph set: a document that draws the same glyphs as an earlier one (the same
-// letter again, a form filled in) embeds the same bytes without subsetting or deflating again.
+/** The streams of one font in one document, deflated: its program, its codes' glyphs and their text. */
+interface Embedding {
+  file: FontFile;
+  cidToGid: Buffer;
+  toUnicode: Buffer;
+}
+
+// Per font: font programs by glyph set, and whole embeddings by the ids drawn in code order. A document
+// that draws the same glyphs as an earlier one (the same letter again, a form filled in) embeds the same
+// bytes without subsetting, deflating or writing its maps again.
 const files = new WeakMap<FontFace, Map<string, FontFile>>();
-const MAX_FILES_PER_FONT = 16;
+const embeddings = new WeakMap<FontFace, Map<string, Embedding>>();
+const MAX_CACHED = 16;
 
 /**
  * Makes pdfkit embed the document's fonts of ours (FontFace) as HarfBuzz subsets: each font program cut
  * to the glyphs drawn by hb-subset, deflated, and kept for the next document with the same glyphs. The
  * codes pdfkit wrote stay as they are (one per glyph and meaning, see text/shaping.ts) and a CIDToGIDMap
- * maps them to the subset's glyphs, so a glyph standing for two characters is embedded once. Widths and
- * the ToUnicode map are pdfkit's.
+ * maps them to the subset's glyphs, so a glyph standing for two characters is embedded once. Widths are
+ * pdfkit's.
  */
 export function embedOwnFonts(doc: Doc): void {
   const target = doc as unknown as { end: () => unknown; _fontFamilies: Record<string, EmbeddedFont> };
@@ -53,22 +62,18 @@ export function embedOwnFonts(doc: Doc): void {
 }
 
 function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
-  const ref = (data?: Record<string, unknown>) => (doc as unknown as { ref(data?: Record<string, unknown>): PdfRef }).ref(data);
-  const glyphs = font.subset.glyphs;
-  const file = fontFile(face, glyphs);
-  // Already deflated: pdfkit compresses only a stream without a Filter.
-  const program = ref({ Filter: "FlateDecode", Length1: file.length });
-  program.end(file.deflated);
-  const map = Buffer.alloc(glyphs.length * 2);
-  glyphs.forEach((id, cid) => map.writeUInt16BE(file.newId.get(id)!, cid * 2));
-  const cidToGid = ref();
-  cidToGid.end(map);
-
+  // Streams already deflated: pdfkit compresses only a stream without a Filter.
+  const stream = (bytes: Buffer, data: Record<string, unknown> = {}) => {
+    const ref = (doc as unknown as { ref(data: Record<string, unknown>): PdfRef }).ref({ Filter: "FlateDecode", ...data });
+    ref.end(bytes);
+    return ref;
+  };
+  const { file, cidToGid, toUnicode } = embedding(face, font.subset.ids, font.unicode);
   // The subset tag pdfkit derives from the font's id (F1 → BZZZZZ), as its own embed does.
   const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((font.id.charCodeAt(i) || 73) + 17)).join("");
   const name = `${tag}+${face.postscriptName.replaceAll(" ", "_")}`;
   const { scale } = font;
-  const descriptor = ref({
+  const descriptor = (doc as unknown as { ref(data: Record<string, unknown>): PdfRef }).ref({
     Type: "FontDescriptor",
     FontName: name,
     Flags: face.flags,
@@ -79,17 +84,17 @@ function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
     CapHeight: (face.capHeight || face.ascent) * scale,
     XHeight: (face.xHeight || 0) * scale,
     StemV: 0,
-    FontFile2: program,
+    FontFile2: stream(file.deflated, { Length1: file.length }),
   });
   descriptor.end();
-  const descendant = ref({
+  const descendant = (doc as unknown as { ref(data: Record<string, unknown>): PdfRef }).ref({
     Type: "Font",
     Subtype: "CIDFontType2",
     BaseFont: name,
     CIDSystemInfo: { Registry: new String("Adobe"), Ordering: new String("Identity"), Supplement: 0 },
     FontDescriptor: descriptor,
     W: [0, font.widths],
-    CIDToGIDMap: cidToGid,
+    CIDToGIDMap: stream(cidToGid),
   });
   descendant.end();
   font.dictionary!.data = {
@@ -98,29 +103,91 @@ function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
     BaseFont: name,
     Encoding: "Identity-H",
     DescendantFonts: [descendant],
-    ToUnicode: font.toUnicodeCmap(),
+    ToUnicode: stream(toUnicode),
   };
   font.dictionary!.end();
 }
 
-/** The font program for `glyphs` (original ids, any order, repeats allowed), from the cache when it can. */
-export function fontFile(face: FontFace, glyphs: readonly number[]): FontFile {
-  const unique = [...new Set(glyphs)].sort((a, b) => a - b);
-  const key = unique.join(",");
-  let cache = files.get(face);
+/** The deflated streams for a document that drew `ids` (in code order) standing for `unicode` (by code). */
+function embedding(face: FontFace, ids: readonly number[], unicode: readonly number[][]): Embedding {
+  const cache = cacheOf(embeddings, face);
+  // A glyph id (variants included) always stands for the same characters (text/shaping.ts), so the ids
+  // in code order determine all three streams.
+  const key = ids.join(",");
+  let found = cache.get(key);
+  if (!found) {
+    const file = fontFile(face, ids);
+    const map = Buffer.alloc(ids.length * 2);
+    ids.forEach((id, cid) => map.writeUInt16BE(file.newId.get(id % VARIANT)!, cid * 2));
+    found = { file, cidToGid: deflateSync(map), toUnicode: deflateSync(toUnicodeCmap(unicode)) };
+  }
+  return remember(cache, key, found);
+}
+
+/** The font program for `ids` (any order, repeats and variants allowed), from the cache when it can. */
+export function fontFile(face: FontFace, ids: readonly number[]): FontFile {
+  const glyphs = [...new Set(ids.map((id) => id % VARIANT))].sort((a, b) => a - b);
+  const cache = cacheOf(files, face);
+  const key = glyphs.join(",");
+  let file = cache.get(key);
+  if (!file) {
+    const subset = subsetFont(face.bytes, glyphs);
+    file = { deflated: deflateSync(subset.bytes), length: subset.bytes.byteLength, newId: subset.newId };
+  }
+  return remember(cache, key, file);
+}
+
+function cacheOf<T>(caches: WeakMap<FontFace, Map<string, T>>, face: FontFace): Map<string, T> {
+  let cache = caches.get(face);
   if (!cache) {
     cache = new Map();
-    files.set(face, cache);
+    caches.set(face, cache);
   }
-  let file = cache.get(key);
-  if (file) {
-    // Most recently used last, so the oldest goes first.
-    cache.delete(key);
-  } else {
-    const subset = subsetFont(face.bytes, unique);
-    file = { deflated: deflateSync(subset.bytes), length: subset.bytes.byteLength, newId: subset.newId };
-    if (cache.size >= MAX_FILES_PER_FONT) cache.delete(cache.keys().next().value!);
+  return cache;
+}
+
+/** Stores `value` as the most recently used (last), dropping the oldest past MAX_CACHED. */
+function remember<T>(cache: Map<string, T>, key: string, value: T): T {
+  cache.delete(key);
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+  return value;
+}
+
+const hex4 = (n: number) => n.toString(16).padStart(4, "0");
+
+/**
+ * The ToUnicode CMap (PDF 32000-1, 9.10.3) for codes 0… standing for `unicode[code]` (UTF-16, so copied
+ * text comes out as written), in ranges of 256 codes as pdfkit writes it.
+ */
+export function toUnicodeCmap(unicode: readonly number[][]): string {
+  const entries = unicode.map((codePoints) => {
+    const text = String.fromCodePoint(...codePoints);
+    return `<${Array.from({ length: text.length }, (_, i) => hex4(text.charCodeAt(i))).join(" ")}>`;
+  });
+  const ranges: string[] = [];
+  for (let start = 0; start < entries.length; start += 256) {
+    const end = Math.min(start + 256, entries.length);
+    ranges.push(`<${hex4(start)}> <${hex4(end - 1)}> [${entries.slice(start, end).join(" ")}]`);
   }
-  cache.set(key, file);
-  return file;
+  return `/CIDInit /ProcSet findresource begin
+12 dict begin
+begincmap
+/CIDSystemInfo <<
+  /Registry (Adobe)
+  /Ordering (UCS)
+  /Supplement 0
+>> def
+/CMapName /Adobe-Identity-UCS def
+/CMapType 2 def
+1 begincodespacerange
+<0000><ffff>
+endcodespacerange
+${ranges.length} beginbfrange
+${ranges.join("\n")}
+endbfrange
+endcmap
+CMapName currentdict /CMap defineresource pop
+end
+end`;
 }

@@ -13,18 +13,19 @@ export const VARIANT = 0x10000;
 
 /**
  * The glyphs one document draws in one font, as pdfkit's EmbeddedFont asks for them: each id gets the
- * next code (CID) when first drawn, a variant too, and `glyphs[cid]` is the font's glyph for a code.
+ * next code (CID) when first drawn, a variant too; `ids[cid] % VARIANT` is the font's glyph for a code.
  * The font program embedded for it is render/embed-fonts.ts's.
  */
 export class CidSubset {
-  readonly glyphs: number[] = [0];
+  /** The id drawn for each code, variants included. */
+  readonly ids: number[] = [0];
   private readonly cids = new Map<number, number>([[0, 0]]);
 
   /** The code pdfkit writes for glyph `id`. */
   includeGlyph(id: number): number {
     let cid = this.cids.get(id);
     if (cid === undefined) {
-      cid = this.glyphs.push(id % VARIANT) - 1;
+      cid = this.ids.push(id) - 1;
       this.cids.set(id, cid);
     }
     return cid;
