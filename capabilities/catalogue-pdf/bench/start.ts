@@ -2,8 +2,8 @@
 // through the production entrypoint and the orchestrator double: time to ready, the first one-page letter
 // (fonts parsed and warmed before ready), the letter's size, idle RSS, and a first document in each script
 // family (a fallback font read on first use) with the RSS after them. Medians of ROUNDS fresh processes.
-//   node bench/start.ts [capability dir ...]   (default: this package; give other checkouts' to compare,
-//   e.g. main's: the processes are interleaved, round by round, so a busy machine slows all alike)
+//   node bench/start.ts [other capability dir ...]   (this package, then other checkouts' to compare, e.g.
+//   main's: the processes are interleaved, round by round, so a busy machine slows all alike)
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,7 @@ import { imageEnv } from "@selu-catalogue/testkit/conformance";
 import { Orchestrator, peakRssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
 import { sampleLetter } from "../test/fixtures/documents.ts";
 
-const dirs = process.argv.length > 2 ? process.argv.slice(2).map((d) => resolve(d)) : [fileURLToPath(new URL("..", import.meta.url))];
+const dirs = [fileURLToPath(new URL("..", import.meta.url)), ...process.argv.slice(2).map((d) => resolve(d))];
 const ROUNDS = 5;
 const SCRIPTS = ["مرحبا بالعالم", "नमस्ते दुनिया", "你好，世界", "สวัสดีครับ", "שלום עולם", "😀 🎉"];
 
