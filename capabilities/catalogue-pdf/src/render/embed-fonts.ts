@@ -62,18 +62,19 @@ export function embedOwnFonts(doc: Doc): void {
 }
 
 function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
+  const ref = (data: Record<string, unknown>) => (doc as unknown as { ref(data: Record<string, unknown>): PdfRef }).ref(data);
   // Streams already deflated: pdfkit compresses only a stream without a Filter.
   const stream = (bytes: Buffer, data: Record<string, unknown> = {}) => {
-    const ref = (doc as unknown as { ref(data: Record<string, unknown>): PdfRef }).ref({ Filter: "FlateDecode", ...data });
-    ref.end(bytes);
-    return ref;
+    const written = ref({ Filter: "FlateDecode", ...data });
+    written.end(bytes);
+    return written;
   };
   const { file, cidToGid, toUnicode } = embedding(face, font.subset.ids, font.unicode);
   // The subset tag pdfkit derives from the font's id (F1 → BZZZZZ), as its own embed does.
   const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((font.id.charCodeAt(i) || 73) + 17)).join("");
   const name = `${tag}+${face.postscriptName.replaceAll(" ", "_")}`;
   const { scale } = font;
-  const descriptor = (doc as unknown as { ref(data: Record<string, unknown>): PdfRef }).ref({
+  const descriptor = ref({
     Type: "FontDescriptor",
     FontName: name,
     Flags: face.flags,
@@ -87,7 +88,7 @@ function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
     FontFile2: stream(file.deflated, { Length1: file.length }),
   });
   descriptor.end();
-  const descendant = (doc as unknown as { ref(data: Record<string, unknown>): PdfRef }).ref({
+  const descendant = ref({
     Type: "Font",
     Subtype: "CIDFontType2",
     BaseFont: name,
