@@ -7,17 +7,19 @@ import { renderDocument } from "./render-document.js";
 /**
  * Renders before the server reports ready (issue 17: the first document after start in ≤ 50 ms): the
  * arguments checked by the tool's own schema (zod compiles it on first use), the regular and bold faces
- * read, HarfBuzz's shaper and subsetter compiled, pdfkit's and our code paths run twice (once leaves
- * them half compiled). The fallback fonts stay unread (they load when a document needs them); their
- * files must be there, so an image built without them fails here rather than on a user's document.
+ * read, HarfBuzz's shaper and subsetter compiled (WebAssembly compiles each function on its first call:
+ * the sample has accented letters, which DejaVu builds from parts), pdfkit's and our code paths run
+ * twice (once leaves them half compiled), each time with new glyphs so that fonts are subset and
+ * embedded anew. The fallback fonts stay unread (they load when a document needs them); their files
+ * must be there, so an image built without them fails here rather than on a user's document.
  */
 export async function warmUp(): Promise<void> {
   checkFallbackFiles();
-  for (let i = 0; i < 2; i++) await renderSample();
+  for (const variant of ["Grüße, café 1", "Naïve Ärger 2"]) await renderSample(variant);
 }
 
 /** Renders a small document in the two faces a letter uses (each further face is ready in milliseconds). */
-export async function renderSample(): Promise<void> {
+export async function renderSample(variant: string): Promise<void> {
   const args = createDocumentInput.parse({
     title: "Warm-up",
     author: "Selu",
@@ -27,7 +29,7 @@ export async function renderSample(): Promise<void> {
       {
         heading: "Fonts",
         content: [
-          "Regular **bold** [link](https://example.com) Ωω Жж €",
+          `Regular **bold ${variant}** [link](https://example.com) Ωω Жж € ${variant}`,
           { type: "list", ordered: true, items: ["one", "two"] },
           { type: "table", columns: [{ header: "A" }, { header: "B", align: "right" }], rows: [["a", "1"]] },
         ],
