@@ -44,8 +44,8 @@ const embeddings = new WeakMap<FontFace, Map<string, Embedding>>();
 const MAX_CACHED = 16;
 
 /**
- * Makes pdfkit embed the document's fonts of ours (FontFace) as HarfBuzz subsets: each font program cut
- * to the glyphs drawn by hb-subset, deflated, and kept for the next document with the same glyphs. The
+ * Makes pdfkit embed the document's fonts of ours (FontFace) our way: each font program cut to the glyphs
+ * drawn (render/font-subset.ts), deflated, and kept for the next document with the same glyphs. The
  * codes pdfkit wrote stay as they are (one per glyph and meaning, see text/shaping.ts) and a CIDToGIDMap
  * maps them to the subset's glyphs, so a glyph standing for two characters is embedded once. Widths are
  * pdfkit's.

@@ -1,6 +1,4 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tableDirectory, table } from "../text/font-face.js";
+import { table, tableDirectory } from "../text/font-face.js";
 
 /** A font cut down to some glyphs, and the number each glyph has in it. */
 export interface Subset {
@@ -9,134 +7,89 @@ export interface Subset {
   newId: ReadonlyMap<number, number>;
 }
 
-// The few WebAssembly names used here (the project's TypeScript libraries don't declare them).
-interface Wasm {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: unknown };
-}
-const { Module, Instance } = (globalThis as unknown as { WebAssembly: Wasm }).WebAssembly;
-
-interface SubsetExports {
-  memory: { buffer: ArrayBuffer };
-  _initialize(): void;
-  malloc(size: number): number;
-  free(ptr: number): void;
-  hb_blob_create(data: number, length: number, mode: number, user: number, destroy: number): number;
-  hb_blob_destroy(blob: number): void;
-  hb_blob_get_data(blob: number, length: number): number;
-  hb_face_create(blob: number, index: number): number;
-  hb_face_destroy(face: number): void;
-  hb_face_reference_blob(face: number): number;
-  hb_set_add(set: number, value: number): void;
-  hb_subset_input_create_or_fail(): number;
-  hb_subset_input_destroy(input: number): void;
-  hb_subset_input_glyph_set(input: number): number;
-  hb_subset_input_set(input: number, which: number): number;
-  hb_subset_input_set_flags(input: number, flags: number): void;
-  hb_subset_or_fail(face: number, input: number): number;
-}
-
-const READONLY = 1; // HB_MEMORY_MODE_READONLY
-const DROP_TABLE_TAG = 3; // HB_SUBSET_SETS_DROP_TABLE_TAG
-const NO_HINTING = 1; // HB_SUBSET_FLAGS_NO_HINTING
-const RETAIN_GIDS = 2; // HB_SUBSET_FLAGS_RETAIN_GIDS
-// What a PDF's TrueType font program needs (PDF 32000-1, 9.9: the cmap, name, OS/2 and post tables are not
-// read for a CIDFontType2 with a CIDToGIDMap); every other table is dropped, and with it GSUB's closure.
-const KEEP = new Set(["head", "hhea", "maxp", "loca", "glyf", "hmtx"]);
-
-let wasm: SubsetExports | undefined;
-
-/**
- * HarfBuzz's subsetter (hb-subset, C compiled to WebAssembly; harfbuzzjs ships it beside the shaper), in
- * place of fontkit's JavaScript one. Compiled on first use (warm-up does it).
- */
-function subsetter(): SubsetExports {
-  if (wasm) return wasm;
-  const path = createRequire(import.meta.url).resolve("harfbuzzjs/dist/harfbuzz-subset.wasm");
-  const instance = new Instance(new Module(readFileSync(path)), {});
-  wasm = instance.exports as unknown as SubsetExports;
-  wasm._initialize();
-  return wasm;
-}
-
-/**
- * Cuts a TrueType font down to `glyphs` (ids in `bytes`; glyph 0 and the parts of composite glyphs are
- * kept too), without hinting (PDF viewers scale outlines; DejaVu's instructions are most of its bytes).
- * Glyph ids are renumbered in their original order, as hb-subset does; the count is checked against
- * the subset's own, and on any difference the ids are kept as they were instead.
- */
-export function subsetFont(bytes: Uint8Array, glyphs: Iterable<number>): Subset {
-  const closure = glyphClosure(bytes, glyphs);
-  const compact = runSubset(bytes, closure, NO_HINTING);
-  if (numGlyphs(compact) === closure.length) return { bytes: compact, newId: new Map(closure.map((id, i) => [id, i])) };
-  return { bytes: runSubset(bytes, closure, NO_HINTING | RETAIN_GIDS), newId: new Map(closure.map((id) => [id, id])) };
-}
-
-function runSubset(bytes: Uint8Array, glyphs: readonly number[], flags: number): Uint8Array {
-  const hb = subsetter();
-  const data = hb.malloc(bytes.byteLength);
-  new Uint8Array(hb.memory.buffer).set(bytes, data);
-  const blob = hb.hb_blob_create(data, bytes.byteLength, READONLY, 0, 0);
-  const face = hb.hb_face_create(blob, 0);
-  const input = hb.hb_subset_input_create_or_fail();
-  try {
-    const glyphSet = hb.hb_subset_input_glyph_set(input);
-    for (const id of glyphs) hb.hb_set_add(glyphSet, id);
-    const drop = hb.hb_subset_input_set(input, DROP_TABLE_TAG);
-    for (const tag of tableDirectory(bytes).keys()) if (!KEEP.has(tag)) hb.hb_set_add(drop, tagNumber(tag));
-    hb.hb_subset_input_set_flags(input, flags);
-    const subset = hb.hb_subset_or_fail(face, input);
-    if (!subset) throw new Error("hb-subset failed on a shipped font");
-    const out = hb.hb_face_reference_blob(subset);
-    const length = hb.malloc(4);
-    const at = hb.hb_blob_get_data(out, length);
-    const result = new Uint8Array(hb.memory.buffer, at, new DataView(hb.memory.buffer).getUint32(length, true)).slice();
-    hb.free(length);
-    hb.hb_blob_destroy(out);
-    hb.hb_face_destroy(subset);
-    return result;
-  } finally {
-    hb.hb_subset_input_destroy(input);
-    hb.hb_face_destroy(face);
-    hb.hb_blob_destroy(blob);
-    hb.free(data);
-  }
-}
-
-const tagNumber = (tag: string) => ((tag.charCodeAt(0) << 24) | (tag.charCodeAt(1) << 16) | (tag.charCodeAt(2) << 8) | tag.charCodeAt(3)) >>> 0;
-
-function numGlyphs(font: Uint8Array): number {
-  return table(font, tableDirectory(font), "maxp").getUint16(4);
-}
-
 // Composite glyph flags (OpenType glyf table).
 const ARG_1_AND_2_ARE_WORDS = 0x1;
 const WE_HAVE_A_SCALE = 0x8;
 const MORE_COMPONENTS = 0x20;
 const WE_HAVE_AN_X_AND_Y_SCALE = 0x40;
 const WE_HAVE_A_TWO_BY_TWO = 0x80;
+const WE_HAVE_INSTRUCTIONS = 0x100;
 
-/** `glyphs`, glyph 0 and every component of a composite among them, sorted (what hb-subset keeps). */
-export function glyphClosure(bytes: Uint8Array, glyphs: Iterable<number>): number[] {
+/**
+ * Cuts a TrueType font down to `glyphs` (ids in `bytes`), keeping glyph 0 and the parts of composite
+ * glyphs, renumbered in their original order, as the six tables a PDF reads (head, hhea, maxp, loca,
+ * glyf, hmtx; PDF 32000-1, 9.9: a CIDFontType2 with a CIDToGIDMap needs no cmap, name, OS/2 or post)
+ * and without hinting instructions (viewers draw the outlines as they are; DejaVu's instructions are
+ * most of its bytes). Each glyph is copied, not re-encoded, so outlines can't change.
+ */
+export function subsetFont(bytes: Uint8Array, glyphs: Iterable<number>): Subset {
   const tables = tableDirectory(bytes);
   const head = table(bytes, tables, "head");
+  const hhea = table(bytes, tables, "hhea");
+  const maxp = table(bytes, tables, "maxp");
   const loca = table(bytes, tables, "loca");
   const glyf = table(bytes, tables, "glyf");
-  const count = table(bytes, tables, "maxp").getUint16(4);
+  const hmtx = table(bytes, tables, "hmtx");
+  const count = maxp.getUint16(4);
   const long = head.getInt16(50) === 1;
-  const offset = (id: number) => (long ? loca.getUint32(id * 4) : loca.getUint16(id * 2) * 2);
+  const start = (id: number) => (long ? loca.getUint32(id * 4) : loca.getUint16(id * 2) * 2);
+  const closure = glyphClosure(glyf, start, count, glyphs);
+  const newId = new Map(closure.map((id, i) => [id, i]));
+
+  const pieces = closure.map((id) => glyphWithoutInstructions(new Uint8Array(glyf.buffer, glyf.byteOffset + start(id), start(id + 1) - start(id)), newId));
+  const glyfOut = new Uint8Array(pieces.reduce((sum, p) => sum + align2(p.length), 0));
+  // Short offsets (half the byte offset) where they reach, as fonts write them.
+  const short = glyfOut.length < 0x20000;
+  const locaOut = new DataView(new ArrayBuffer((closure.length + 1) * (short ? 2 : 4)));
+  const setOffset = (i: number, offset: number) => (short ? locaOut.setUint16(i * 2, offset / 2) : locaOut.setUint32(i * 4, offset));
+  let at = 0;
+  pieces.forEach((piece, i) => {
+    setOffset(i, at);
+    glyfOut.set(piece, at);
+    at += align2(piece.length);
+  });
+  setOffset(closure.length, at);
+
+  const metrics = hhea.getUint16(34);
+  const hmtxOut = new DataView(new ArrayBuffer(closure.length * 4));
+  closure.forEach((id, i) => {
+    const advance = hmtx.getUint16(Math.min(id, metrics - 1) * 4);
+    const lsb = id < metrics ? hmtx.getInt16(id * 4 + 2) : hmtx.getInt16(metrics * 4 + (id - metrics) * 2);
+    hmtxOut.setUint16(i * 4, advance);
+    hmtxOut.setInt16(i * 4 + 2, lsb);
+  });
+  const headOut = copy(head);
+  headOut.setUint32(8, 0); // checkSumAdjustment: not needed inside a PDF
+  headOut.setInt16(50, short ? 0 : 1);
+  const hheaOut = copy(hhea);
+  hheaOut.setUint16(34, closure.length);
+  const maxpOut = copy(maxp);
+  maxpOut.setUint16(4, closure.length);
+  return {
+    bytes: sfnt([
+      ["glyf", glyfOut],
+      ["head", bytesOf(headOut)],
+      ["hhea", bytesOf(hheaOut)],
+      ["hmtx", bytesOf(hmtxOut)],
+      ["loca", bytesOf(locaOut)],
+      ["maxp", bytesOf(maxpOut)],
+    ]),
+    newId,
+  };
+}
+
+/** `glyphs`, glyph 0 and every component of a composite among them, sorted. */
+function glyphClosure(glyf: DataView, start: (id: number) => number, count: number, glyphs: Iterable<number>): number[] {
   const kept = new Set<number>();
   const add = (id: number) => {
     if (kept.has(id) || id >= count) return;
     kept.add(id);
-    const start = offset(id);
-    if (offset(id + 1) - start < 10 || glyf.getInt16(start) >= 0) return;
-    // A composite: flags, glyph index, arguments and transform per component.
-    for (let at = start + 10; ; ) {
-      const flags = glyf.getUint16(at);
-      add(glyf.getUint16(at + 2));
-      at += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
-      at += flags & WE_HAVE_A_SCALE ? 2 : flags & WE_HAVE_AN_X_AND_Y_SCALE ? 4 : flags & WE_HAVE_A_TWO_BY_TWO ? 8 : 0;
+    const at = start(id);
+    if (start(id + 1) - at < 10 || glyf.getInt16(at) >= 0) return;
+    for (let p = at + 10; ; ) {
+      const flags = glyf.getUint16(p);
+      add(glyf.getUint16(p + 2));
+      p += componentLength(flags);
       if (!(flags & MORE_COMPONENTS)) break;
     }
   };
@@ -144,3 +97,74 @@ export function glyphClosure(bytes: Uint8Array, glyphs: Iterable<number>): numbe
   for (const id of glyphs) add(id);
   return [...kept].sort((a, b) => a - b);
 }
+
+function componentLength(flags: number): number {
+  return 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2) + (flags & WE_HAVE_A_SCALE ? 2 : flags & WE_HAVE_AN_X_AND_Y_SCALE ? 4 : flags & WE_HAVE_A_TWO_BY_TWO ? 8 : 0);
+}
+
+/** A glyph's bytes without its instructions; a composite's components renumbered. */
+function glyphWithoutInstructions(glyph: Uint8Array, newId: ReadonlyMap<number, number>): Uint8Array {
+  if (glyph.length === 0) return glyph;
+  const view = new DataView(glyph.buffer, glyph.byteOffset, glyph.byteLength);
+  const contours = view.getInt16(0);
+  if (contours >= 0) {
+    // Header, end points of the contours, then the instructions' length and the instructions.
+    const lengthAt = 10 + contours * 2;
+    const instructions = view.getUint16(lengthAt);
+    const out = new Uint8Array(glyph.length - instructions);
+    out.set(glyph.subarray(0, lengthAt));
+    out.set(glyph.subarray(lengthAt + 2 + instructions), lengthAt + 2);
+    return out;
+  }
+  let p = 10;
+  const parts: number[] = [];
+  for (;;) {
+    const flags = view.getUint16(p);
+    parts.push(p);
+    p += componentLength(flags);
+    if (!(flags & MORE_COMPONENTS)) break;
+  }
+  const out = glyph.slice(0, p);
+  const outView = new DataView(out.buffer);
+  for (const at of parts) {
+    outView.setUint16(at, outView.getUint16(at) & ~WE_HAVE_INSTRUCTIONS);
+    outView.setUint16(at + 2, newId.get(outView.getUint16(at + 2))!);
+  }
+  return out;
+}
+
+/** An OpenType file of `tables` (sorted by tag), each padded to 4 bytes, with checksums. */
+function sfnt(tables: [string, Uint8Array][]): Uint8Array {
+  const headerLength = 12 + 16 * tables.length;
+  const out = new Uint8Array(tables.reduce((sum, [, data]) => sum + align4(data.length), headerLength));
+  const view = new DataView(out.buffer);
+  const power = 2 ** Math.floor(Math.log2(tables.length));
+  view.setUint32(0, 0x00010000);
+  view.setUint16(4, tables.length);
+  view.setUint16(6, power * 16);
+  view.setUint16(8, Math.log2(power));
+  view.setUint16(10, tables.length * 16 - power * 16);
+  let offset = headerLength;
+  tables.forEach(([tag, data], i) => {
+    const at = 12 + i * 16;
+    for (let c = 0; c < 4; c++) out[at + c] = tag.charCodeAt(c);
+    out.set(data, offset);
+    view.setUint32(at + 4, checksum(out, offset, align4(data.length)));
+    view.setUint32(at + 8, offset);
+    view.setUint32(at + 12, data.length);
+    offset += align4(data.length);
+  });
+  return out;
+}
+
+function checksum(bytes: Uint8Array, at: number, length: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, length);
+  let sum = 0;
+  for (let i = 0; i < length; i += 4) sum = (sum + view.getUint32(i)) >>> 0;
+  return sum;
+}
+
+const align4 = (n: number) => (n + 3) & ~3;
+const align2 = (n: number) => (n + 1) & ~1;
+const copy = (view: DataView) => new DataView(new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice().buffer);
+const bytesOf = (view: DataView) => new Uint8Array(view.buffer, view.byteOffset, view.byteLength);

@@ -7,10 +7,9 @@ import { renderDocument } from "./render-document.js";
 /**
  * Renders before the server reports ready (issue 17: the first document after start in ≤ 50 ms): the
  * arguments checked by the tool's own schema (zod compiles it on first use), the regular and bold faces
- * read, HarfBuzz's shaper and subsetter compiled (WebAssembly compiles each function on its first call:
- * the sample has accented letters, which DejaVu builds from parts), pdfkit's and our code paths run
- * twice (once leaves them half compiled), each time with new glyphs so that fonts are subset and
- * embedded anew. The fallback fonts stay unread (they load when a document needs them); their files
+ * read, HarfBuzz's shaper compiled, pdfkit's and our code paths run twice (once leaves them half
+ * compiled), each time with new glyphs (accented letters among them, which DejaVu builds from parts) so
+ * that fonts are subset and embedded anew. The fallback fonts stay unread (they load when a document needs them); their files
  * must be there, so an image built without them fails here rather than on a user's document.
  */
 export async function warmUp(): Promise<void> {
