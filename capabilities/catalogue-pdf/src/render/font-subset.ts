@@ -1,4 +1,4 @@
-import { table, tableDirectory } from "../text/font-face.js";
+import { table, tableDirectory, writeSfnt } from "../text/sfnt.js";
 
 /** A font cut down to some glyphs, and the number each glyph has in it. */
 export interface Subset {
@@ -14,6 +14,7 @@ const MORE_COMPONENTS = 0x20;
 const WE_HAVE_AN_X_AND_Y_SCALE = 0x40;
 const WE_HAVE_A_TWO_BY_TWO = 0x80;
 const WE_HAVE_INSTRUCTIONS = 0x100;
+const TRUETYPE = 0x00010000; // sfnt version of a font with glyf outlines
 
 /**
  * Cuts a TrueType font down to `glyphs` (ids in `bytes`), keeping glyph 0 and the parts of composite
@@ -66,13 +67,13 @@ export function subsetFont(bytes: Uint8Array, glyphs: Iterable<number>): Subset 
   const maxpOut = copy(maxp);
   maxpOut.setUint16(4, closure.length);
   return {
-    bytes: sfnt([
-      ["glyf", glyfOut],
-      ["head", bytesOf(headOut)],
-      ["hhea", bytesOf(hheaOut)],
-      ["hmtx", bytesOf(hmtxOut)],
-      ["loca", bytesOf(locaOut)],
-      ["maxp", bytesOf(maxpOut)],
+    bytes: writeSfnt(TRUETYPE, [
+      { tag: "glyf", data: glyfOut },
+      { tag: "head", data: bytesOf(headOut) },
+      { tag: "hhea", data: bytesOf(hheaOut) },
+      { tag: "hmtx", data: bytesOf(hmtxOut) },
+      { tag: "loca", data: bytesOf(locaOut) },
+      { tag: "maxp", data: bytesOf(maxpOut) },
     ]),
     newId,
   };
@@ -133,38 +134,6 @@ function glyphWithoutInstructions(glyph: Uint8Array, newId: ReadonlyMap<number, 
   return out;
 }
 
-/** An OpenType file of `tables` (sorted by tag), each padded to 4 bytes, with checksums. */
-function sfnt(tables: [string, Uint8Array][]): Uint8Array {
-  const headerLength = 12 + 16 * tables.length;
-  const out = new Uint8Array(tables.reduce((sum, [, data]) => sum + align4(data.length), headerLength));
-  const view = new DataView(out.buffer);
-  const power = 2 ** Math.floor(Math.log2(tables.length));
-  view.setUint32(0, 0x00010000);
-  view.setUint16(4, tables.length);
-  view.setUint16(6, power * 16);
-  view.setUint16(8, Math.log2(power));
-  view.setUint16(10, tables.length * 16 - power * 16);
-  let offset = headerLength;
-  tables.forEach(([tag, data], i) => {
-    const at = 12 + i * 16;
-    for (let c = 0; c < 4; c++) out[at + c] = tag.charCodeAt(c);
-    out.set(data, offset);
-    view.setUint32(at + 4, checksum(out, offset, align4(data.length)));
-    view.setUint32(at + 8, offset);
-    view.setUint32(at + 12, data.length);
-    offset += align4(data.length);
-  });
-  return out;
-}
-
-function checksum(bytes: Uint8Array, at: number, length: number): number {
-  const view = new DataView(bytes.buffer, bytes.byteOffset + at, length);
-  let sum = 0;
-  for (let i = 0; i < length; i += 4) sum = (sum + view.getUint32(i)) >>> 0;
-  return sum;
-}
-
-const align4 = (n: number) => (n + 3) & ~3;
 const align2 = (n: number) => (n + 1) & ~1;
 const copy = (view: DataView) => new DataView(new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice().buffer);
 const bytesOf = (view: DataView) => new Uint8Array(view.buffer, view.byteOffset, view.byteLength);

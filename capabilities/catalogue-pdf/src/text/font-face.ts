@@ -1,4 +1,5 @@
 import * as hb from "harfbuzzjs";
+import { table, tableDirectory } from "./sfnt.js";
 
 /** A glyph as pdfkit's embedded font reads it (only its advance, in font units). */
 export interface GlyphMetrics {
@@ -110,24 +111,4 @@ export class FontFace {
     }
     return glyph;
   }
-}
-
-/** The table records of an sfnt: tag → [offset, length]. */
-export function tableDirectory(bytes: Uint8Array): Map<string, [number, number]> {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const tables = new Map<string, [number, number]>();
-  const count = view.getUint16(4);
-  for (let i = 0; i < count; i++) {
-    const at = 12 + i * 16;
-    const tag = String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
-    tables.set(tag, [view.getUint32(at + 8), view.getUint32(at + 12)]);
-  }
-  return tables;
-}
-
-/** A view of one table; throws naming it when the font lacks it. */
-export function table(bytes: Uint8Array, tables: Map<string, [number, number]>, tag: string): DataView {
-  const record = tables.get(tag);
-  if (!record) throw new Error(`the font has no ${tag} table`);
-  return new DataView(bytes.buffer, bytes.byteOffset + record[0], record[1]);
 }
