@@ -72,7 +72,7 @@ export class ScopeGroup {
  * An AbortSignal linked up front to what a call or transfer runs under (the caller's cancel, shutdown)
  * and to its own time limit, as connect-es links a handler's context: one controller, aborted with the
  * first reason to arrive. While it runs it sits in its `group`, the list the runtime aborts at shutdown;
- * `dispose()` leaves the group, stops the timer and unsubscribes, so nothing outlives the call.
+ * `dispose()` leaves the group (and so its timer) and unsubscribes, so nothing outlives the call.
  *
  * It lives as long as its call and is made for every call: it holds no more than it needs (one closure,
  * a deadline its group's timer reads), since per-call objects that outlive a young-generation GC are
