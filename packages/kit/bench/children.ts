@@ -62,8 +62,10 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/** A bench server in its own process: started with `flags`, asked for reports over IPC. */
 export class ServerChild {
-  readonly kind: ServerKind;
+  /** "kit", "bare", or a name given to another bundle (bench/ab.ts). */
+  readonly kind: string;
   readonly port: number;
   readonly process: ChildProcess;
   readonly spawnedAt: number;
@@ -74,11 +76,12 @@ export class ServerChild {
   readonly #pending = new Map<number, (report: Report) => void>();
   #exited = false;
 
-  constructor(kind: ServerKind, port: number, flags: readonly string[]) {
+  /** `entry` defaults to the bundle of the `kind` ("kit" or "bare") that buildChildren() made. */
+  constructor(kind: string, port: number, flags: readonly string[], entry = join(BUNDLES_OUT, kind, `${kind}-server.js`)) {
     this.kind = kind;
     this.port = port;
     this.spawnedAt = performance.now();
-    this.process = fork(join(BUNDLES_OUT, kind, `${kind}-server.js`), [], {
+    this.process = fork(entry, [], {
       execArgv: [...flags],
       env: { ...process.env, ...productionEnv(), BENCH_PORT: String(port), NODE_OPTIONS: "", LOG_LEVEL: "warn" },
       stdio: ["ignore", "pipe", "pipe", "ipc"],
@@ -126,10 +129,14 @@ export class ServerChild {
     return Number(match[1]) * 1024;
   }
 
+  /**
+   * Ends the child by closing its IPC channel (it exits on disconnect, so a --cpu-prof profile gets
+   * written), or with SIGKILL if it has not exited 2 s later.
+   */
   async stop(): Promise<void> {
     if (this.#exited) return;
     const exited = once(this.process, "exit");
-    this.process.kill("SIGTERM");
+    if (this.process.connected) this.process.disconnect();
     const timer = setTimeout(() => this.process.kill("SIGKILL"), 2_000);
     await exited;
     clearTimeout(timer);

@@ -1,11 +1,12 @@
 // The load generator: a client from the generated contract, calling as Selu does (one channel,
-// 16 MiB messages, a 120 s deadline on every RPC, 256 KiB upload chunks). Every loop is bounded in
-// count and in time.
+// 16 MiB messages, 256 KiB upload chunks). Selu's 120 s limit is a timer on its own side and sends no
+// grpc-timeout (contract section 2), so these calls carry no deadline either: one would make grpc-js
+// arm a deadline timer per call in both servers, work a served capability never does. Every loop is
+// bounded in count and in time, and run.ts's watchdog ends a bench that hangs.
 import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { CapabilityClient, type ArtifactChunk, type InvokeRequest, type InvokeResponse } from "@selu-catalogue/proto";
 
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-const DEADLINE_MS = 120_000;
 export const CHUNK_BYTES = 256 * 1024;
 
 const CLIENT_OPTIONS = {
@@ -31,9 +32,7 @@ export function invokeRequest(toolName: string, args: unknown): InvokeRequest {
 }
 
 export function invoke(client: CapabilityClient, request: InvokeRequest): Promise<InvokeResponse> {
-  return new Promise((resolve, reject) =>
-    client.invoke(request, new Metadata(), { deadline: Date.now() + DEADLINE_MS }, (err: ServiceError | null, res?: InvokeResponse) => (err ? reject(err) : resolve(res!))),
-  );
+  return new Promise((resolve, reject) => client.invoke(request, (err: ServiceError | null, res?: InvokeResponse) => (err ? reject(err) : resolve(res!))));
 }
 
 /** Invokes and fails loudly on a tool error: the bench is broken then, not slow. */
@@ -82,7 +81,7 @@ export async function throughput(client: CapabilityClient, request: InvokeReques
 /** Downloads an artifact whole; returns its size, checking Selu's rules (done on the last chunk, no error). */
 export function download(client: CapabilityClient, id: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const stream = client.downloadOutputArtifact({ capabilityArtifactId: id }, new Metadata(), { deadline: Date.now() + DEADLINE_MS });
+    const stream = client.downloadOutputArtifact({ capabilityArtifactId: id });
     let bytes = 0;
     let done = false;
     stream.on("data", (chunk: ArtifactChunk) => {
@@ -102,7 +101,7 @@ export function download(client: CapabilityClient, id: string): Promise<number> 
 /** Uploads as Selu does: 256 KiB chunks, filename and MIME type on the first; resolves with the stored size. */
 export function upload(client: CapabilityClient, bytes: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
-    const stream = client.uploadInputArtifact(new Metadata(), { deadline: Date.now() + DEADLINE_MS }, (err, res) => {
+    const stream = client.uploadInputArtifact((err, res) => {
       if (err) return reject(err);
       if (res!.error) return reject(new Error(`upload refused: ${res!.error}`));
       resolve(res!.sizeBytes);

@@ -1,5 +1,5 @@
 import { Server, ServerCredentials, setLogger, type ChannelOptions } from "@grpc/grpc-js";
-import { ArtifactChunk, CapabilityService, HealthResponse, InvokeChunk, InvokeResponse, UploadInputArtifactResponse, type CapabilityServer } from "@selu-catalogue/proto";
+import { ArtifactChunk, CapabilityService, type CapabilityServer, type HealthResponse } from "@selu-catalogue/proto";
 import type { Capability } from "./capability.js";
 import { handleDownload, handleUpload } from "./grpc/artifact-handlers.js";
 import { handleInvoke, handleStreamInvoke } from "./grpc/invoke-handlers.js";
@@ -28,13 +28,8 @@ const SERVER_OPTIONS: ChannelOptions = {
   "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
 };
 
-const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, {
-  invoke: InvokeResponse,
-  streamInvoke: InvokeChunk,
-  healthcheck: HealthResponse,
-  uploadInputArtifact: UploadInputArtifactResponse,
-  downloadOutputArtifact: ArtifactChunk,
-});
+// Downloads send 256 KiB chunks; every other answer is small (grpc/zero-copy.ts says why that matters).
+const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, { downloadOutputArtifact: ArtifactChunk });
 
 /**
  * Serves a capability over Selu's contract: all five RPCs, grpc.health.v1 and reflection.
