@@ -105,6 +105,36 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
   doc.fillColor(STYLE.text);
 }
 
+/**
+ * Writes one line of runs, measured `lineWidth` wide, at (x, doc.y) and moves down a line, as
+ * {@link writeRuns} would set it, without pdfkit's line wrapper: for text laid out already (left to right,
+ * in DejaVu's faces; see render/line-break.ts). A table's cells are mostly one line, and wrapping each of
+ * them again, word by word, was a third of a table-heavy report's time. The fill colour is set only where
+ * it changes from `color.fill` (the colour in force, updated), not twice per cell.
+ */
+export function writeLine(doc: Doc, runs: readonly Run[], lineWidth: number, options: RunsOptions, color: { fill: string }): void {
+  const slack = options.width - lineWidth;
+  const align = options.align ?? "left";
+  let x = options.x + (align === "right" ? slack : align === "center" ? slack / 2 : 0);
+  const y = doc.y;
+  const baseline = -ascentOf(Math.max(...runs.map((run) => sizeOf(run, options))));
+  const { order } = textOf(doc);
+  for (const run of runs) {
+    const fill = run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : (options.color ?? STYLE.text);
+    if (fill !== color.fill) {
+      doc.fillColor(fill);
+      color.fill = fill;
+    }
+    for (const piece of fontRuns(run.text, fontKeyFor(run), order)) {
+      useFont(doc, piece, sizeOf(run, options));
+      doc.text(piece.text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link } as PDFKit.Mixins.TextOptions);
+      x = doc.x;
+    }
+  }
+  doc.x = options.x;
+  doc.y = y + doc.currentLineHeight(true) + (options.lineGap ?? STYLE.lineGap);
+}
+
 const sizeOf = (run: Run, options: Pick<RunsOptions, "size" | "codeSize">) => (run.code ? (options.codeSize ?? options.size * 0.92) : options.size);
 
 /** DejaVu's ascent at `size`: where the baseline sits below the top of a line. */

@@ -1,9 +1,11 @@
 import { ToolError } from "@selu-catalogue/kit";
 import type { Run } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
+import { needsOwnLayout } from "../../text/bidi-paragraph.js";
 import { rightToLeft } from "../../text/doc-text.js";
 import { fontKeyFor } from "../fonts.js";
-import { area, ensureSpace, runsHeight, STYLE, textWidth, writeRuns, type Doc } from "../page.js";
+import { breakLines, measurer, type Line, type Measure } from "../line-break.js";
+import { area, ensureSpace, runsHeight, STYLE, writeLine, writeRuns, type Doc } from "../page.js";
 import { tagsOf, type Tags } from "../tags.js";
 
 type Table = Extract<PreparedBlock, { kind: "table" }>;
@@ -22,32 +24,34 @@ const SAMPLE_ROWS = 200;
  */
 export async function renderTable(doc: Doc, table: Table, pause: () => Promise<void>): Promise<void> {
   const { left, width, top, bottom } = area(doc);
-  const { widths, natural } = columnWidths(doc, table, width);
-  const heightOf = rowHeights(doc, widths, natural);
+  const measure = measurer(doc);
+  const { widths, natural } = columnWidths(table, width, measure);
+  const rowOf = rows(doc, widths, natural, measure);
   const aligns = table.columns.map((c) => c.align);
-  const header = table.columns.map((c) => c.header);
-  const headerHeight = heightOf(header, -1);
+  const header = rowOf(
+    table.columns.map((c) => c.header),
+    -1,
+  );
   const tags = tagsOf(doc);
   // The header row is tagged once (TH, scope column); its repeats on later pages are artifacts.
-  const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, header, headerHeight, widths, aligns, left, STYLE.headerFill, cell);
+  const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, header, widths, aligns, left, STYLE.headerFill, cell);
 
-  const firstHeight = table.rows[0] ? heightOf(table.rows[0], 0) : 0;
-  ensureSpace(doc, headerHeight + firstHeight);
+  const first = table.rows.length > 0 ? rowOf(table.rows[0]!, 0) : undefined;
+  ensureSpace(doc, header.height + (first?.height ?? 0));
   tags.open("Table");
   tags.group("THead", () => drawHeader("TH"));
   tags.open("TBody");
   for (let r = 0; r < table.rows.length; r++) {
     if (r % 25 === 24) await pause();
-    const row = table.rows[r]!;
-    const height = r === 0 ? firstHeight : heightOf(row, r);
-    if (height > bottom - top - headerHeight) {
+    const row = r === 0 ? first! : rowOf(table.rows[r]!, r);
+    if (row.height > bottom - top - header.height) {
       throw new ToolError(`${table.field}.rows[${r}]: the row is taller than a page; split its text over several rows`);
     }
-    if (doc.y + height > bottom) {
+    if (doc.y + row.height > bottom) {
       doc.addPage();
       drawHeader(undefined);
     }
-    drawRow(doc, tags, row, height, widths, aligns, left, r % 2 === 1 ? STYLE.zebra : undefined, "TD");
+    drawRow(doc, tags, row, widths, aligns, left, r % 2 === 1 ? STYLE.zebra : undefined, "TD");
   }
   tags.close();
   tags.close();
@@ -55,12 +59,18 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
   doc.y += STYLE.paragraphGap + 2;
 }
 
+/** A row laid out: its cells, each as lines where we broke it (else pdfkit wraps it), and its height. */
+interface Row {
+  cells: readonly Run[][];
+  lines: readonly (Line[] | undefined)[];
+  height: number;
+}
+
 /** One row; its cells tagged as `cell` (TH or TD), or the whole row an artifact without one (a repeated header). */
 function drawRow(
   doc: Doc,
   tags: Tags,
-  cells: readonly Run[][],
-  height: number,
+  { cells, lines, height }: Row,
   widths: readonly number[],
   aligns: readonly Align[],
   left: number,
@@ -75,15 +85,27 @@ function drawRow(
   const rtl = rightToLeft(doc);
   const drawCells = () => {
     let x = rtl ? left + total : left;
+    // The colour in force: writeLine sets it where a run's differs; writeRuns leaves the text colour.
+    const color = { fill: STYLE.text };
+    doc.fillColor(color.fill);
     cells.forEach((runs, c) => {
       if (rtl) x -= widths[c]!;
       doc.y = y + PAD + OPTICAL_SHIFT;
-      const cellX = x;
-      const draw = () => writeRuns(doc, runs, { x: cellX + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 });
+      const options = { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 };
+      const laid = lines[c];
+      const draw = laid
+        ? () => {
+            for (const line of laid) writeLine(doc, line.runs, line.width, options, color);
+          }
+        : () => {
+            writeRuns(doc, runs, options);
+            color.fill = STYLE.text;
+          };
       if (cell) tags.leaf(cell, draw, cell === "TH" ? { scope: "Column" } : {});
       else draw();
       if (!rtl) x += widths[c]!;
     });
+    if (color.fill !== STYLE.text) doc.fillColor(STYLE.text);
   };
   if (cell) tags.group("TR", drawCells);
   else tags.artifact(drawCells);
@@ -100,12 +122,16 @@ function drawRow(
   doc.y = y + height;
 }
 
+const sizeOf = (run: Run) => (run.code ? SIZE * 0.92 : SIZE);
+
 /**
- * Heights of rows (`r` = -1 for the header). A cell that column sizing measured to fit its column on one
- * line is one line high, in the faces it uses, without being wrapped again: most cells (numbers, names)
- * are, and measuring each cell twice besides drawing it was a tenth of a long report's time.
+ * Lays out rows (`r` = -1 for the header) once, for their height and for drawing: each cell's words are
+ * measured once (column sizing measured the sampled rows' cells already) and broken into lines by
+ * {@link breakLines}; only text in other scripts or directions, hard line breaks and words wider than
+ * their column take pdfkit's wrapper or the bidi layout (measured for the height by {@link runsHeight}).
  */
-function rowHeights(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, readonly number[]>) {
+function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, readonly number[]>, measure: Measure) {
+  // A line's height in the faces a cell uses.
   const oneLine = new Map<string, number>();
   const lineHeight = (cell: readonly Run[], c: number) => {
     const key = [...new Set(cell.map((run) => fontKeyFor(run)))].sort().join();
@@ -116,14 +142,19 @@ function rowHeights(doc: Doc, widths: readonly number[], natural: ReadonlyMap<nu
     }
     return height;
   };
-  return (cells: readonly Run[][], r: number): number => {
-    const known = natural.get(r);
+  return (cells: readonly Run[][], r: number): Row => {
+    const lineWidths = natural.get(r) ?? cells.map((cell) => lineWidthOf(cell, measure));
     let height = 0;
-    cells.forEach((cell, c) => {
-      const fits = known !== undefined && known[c]! <= widths[c]! - 2 * PAD - 1 && !cell.some((run) => run.text.includes("\n"));
-      height = Math.max(height, fits ? lineHeight(cell, c) : runsHeight(doc, cell, widths[c]! - 2 * PAD, SIZE, 1));
+    const lines = cells.map((cell, c) => {
+      const width = widths[c]! - 2 * PAD;
+      const simple = cell.length > 0 && !cell.some((run) => run.text.includes("\n"));
+      const laid = !simple || needsOwnLayout(doc, cell) ? undefined : lineWidths[c]! <= width - 1 ? [{ runs: [...cell], width: lineWidths[c]! }] : breakLines(cell, width, sizeOf, measure);
+      // Text that fits on one line is one line high however it is set.
+      const count = laid?.length ?? (simple && lineWidths[c]! <= width - 1 ? 1 : 0);
+      height = Math.max(height, count > 0 ? count * lineHeight(cell, c) : runsHeight(doc, cell, width, SIZE, 1));
+      return laid;
     });
-    return height + 2 * PAD;
+    return { cells, lines, height: height + 2 * PAD };
   };
 }
 
@@ -132,7 +163,7 @@ function rowHeights(doc: Doc, widths: readonly number[], natural: ReadonlyMap<nu
  * need; the rest share what is left in proportion to their text, each keeping at least its longest word
  * (so words break mid-way only when the table can't fit otherwise).
  */
-function columnWidths(doc: Doc, table: Table, available: number): { widths: number[]; natural: Map<number, number[]> } {
+function columnWidths(table: Table, available: number, measure: Measure): { widths: number[]; natural: Map<number, number[]> } {
   const sample = [table.columns.map((c) => c.header), ...table.rows.slice(0, SAMPLE_ROWS)];
   const count = table.columns.length;
   const longestWord = new Array<number>(count).fill(0);
@@ -141,19 +172,32 @@ function columnWidths(doc: Doc, table: Table, available: number): { widths: numb
   const natural = new Map<number, number[]>();
   sample.forEach((row, r) => {
     const lineWidths = row.map((cell, c) => {
-      let lineWidth = 0;
-      for (const run of cell) {
-        const face = fontKeyFor(run);
-        const size = run.code ? SIZE * 0.92 : SIZE;
-        lineWidth += textWidth(doc, run.text, face, size);
-        for (const word of run.text.split(/\s+/)) if (word) longestWord[c] = Math.max(longestWord[c]!, textWidth(doc, word, face, size));
-      }
+      const lineWidth = lineWidthOf(cell, measure, (word) => (longestWord[c] = Math.max(longestWord[c]!, word)));
       longestLine[c] = Math.max(longestLine[c]!, lineWidth);
       return lineWidth;
     });
     natural.set(r - 1, lineWidths);
   });
   return { widths: widthsFor(longestWord, longestLine, available), natural };
+}
+
+/**
+ * A cell's width on one line; `eachWord` is given the width of each of its words (measured only then, and
+ * a run of one word only once).
+ */
+function lineWidthOf(cell: readonly Run[], measure: Measure, eachWord?: (width: number) => void): number {
+  let lineWidth = 0;
+  for (const run of cell) {
+    const face = fontKeyFor(run);
+    const size = sizeOf(run);
+    const width = measure(run.text, face, size);
+    lineWidth += width;
+    if (!eachWord) continue;
+    const words = run.text.split(/\s+/);
+    if (words.length === 1) eachWord(width);
+    else for (const word of words) if (word) eachWord(measure(word, face, size));
+  }
+  return lineWidth;
 }
 
 /** Column widths from each column's longest word and longest line (see {@link columnWidths}). */

@@ -1,0 +1,91 @@
+import LineBreaker from "linebreak";
+import type { Run } from "../document/inline.js";
+import { fontKeyFor, type FontKey } from "./fonts.js";
+import { textWidth, type Doc } from "./page.js";
+
+/** One line of runs (pieces of the runs broken), and its width without the spaces at its end. */
+export interface Line {
+  runs: Run[];
+  width: number;
+}
+
+/** Text width in a face and size; the same string is measured once. */
+export type Measure = (text: string, face: FontKey, size: number) => number;
+
+/** Strings a {@link measurer} keeps; past this it starts afresh (a table's words repeat a lot). */
+const MAX_MEASURED = 4_096;
+
+/** A {@link Measure} for `doc` remembering what it measured. */
+export function measurer(doc: Doc): Measure {
+  let known = new Map<string, number>();
+  return (text, face, size) => {
+    const key = `${face}\u0000${size}\u0000${text}`;
+    let width = known.get(key);
+    if (width === undefined) {
+      width = textWidth(doc, text, face, size);
+      if (known.size >= MAX_MEASURED) known = new Map();
+      known.set(key, width);
+    }
+    return width;
+  };
+}
+
+const TRAILING_SPACE = /\s+$/u;
+
+/**
+ * Breaks runs set left to right in DejaVu's faces into lines at most `width` wide, as pdfkit's line
+ * wrapper does (at UAX #14 opportunities, by the linebreak package it uses; a word fits with the spaces
+ * after it), each word measured once instead of by a wrapper per call. Undefined where that is not
+ * enough: a hard line break, or a word wider than the line (pdfkit's wrapper breaks inside it).
+ */
+export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Run) => number, measure: Measure): Line[] | undefined {
+  const text = runs.map((run) => run.text).join("");
+  const ends: number[] = [];
+  for (const run of runs) ends.push((ends.at(-1) ?? 0) + run.text.length);
+  const lines: Line[] = [];
+  let line: Run[] = [];
+  let used = 0;
+  let trailing = 0;
+  let start = 0;
+  const breaker = new LineBreaker(text);
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    if (bk.required && bk.position < text.length) return undefined;
+    // The word [start, bk.position) may span runs (a bold part of a word): one piece per run.
+    const pieces: Run[] = [];
+    let wordWidth = 0;
+    let spaceWidth = 0;
+    for (let r = 0, from = 0; r < runs.length && from < bk.position; from = ends[r]!, r++) {
+      const a = Math.max(start, from);
+      const b = Math.min(bk.position, ends[r]!);
+      if (a >= b) continue;
+      const run = runs[r]!;
+      const piece = text.slice(a, b);
+      const face = fontKeyFor(run);
+      const size = sizeOf(run);
+      const space = b === bk.position ? (TRAILING_SPACE.exec(piece)?.[0] ?? "") : "";
+      const ink = space ? piece.slice(0, -space.length) : piece;
+      wordWidth += (ink ? measure(ink, face, size) : 0) + (space ? measure(space, face, size) : 0);
+      spaceWidth = space ? measure(space, face, size) : 0;
+      pieces.push({ ...run, text: piece });
+    }
+    start = bk.position;
+    if (wordWidth > width) return undefined;
+    if (used + wordWidth > width && line.length > 0) {
+      lines.push({ runs: line, width: used - trailing });
+      line = [];
+      used = 0;
+    }
+    for (const piece of pieces) {
+      const previous = line.at(-1);
+      // Consecutive pieces of one run are drawn as one.
+      if (previous && sameStyle(previous, piece)) line[line.length - 1] = { ...previous, text: previous.text + piece.text };
+      else line.push(piece);
+    }
+    used += wordWidth;
+    trailing = spaceWidth;
+  }
+  if (line.length > 0) lines.push({ runs: line, width: used - trailing });
+  return lines;
+}
+
+const sameStyle = (a: Run, b: Run) => a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link;
