@@ -10,6 +10,7 @@ import { registerFaces } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
 import { boundLayoutCaches } from "./layout-cache.js";
+import { objectStreams } from "./object-streams.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
 import { writePageFurniture } from "./page-furniture.js";
@@ -74,7 +75,8 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   attachText(doc, options.language);
   markComplexFragments(doc);
   doc.font("regular");
-  const tags = startTags(doc);
+  // The structure tree's many small dictionaries go in object streams (render/object-streams.ts).
+  const tags = startTags(doc, objectStreams(doc));
 
   const output = collectOutput(doc, options.maxBytes);
   let pages = 1;

@@ -51,17 +51,21 @@ interface Open {
 export class Tags {
   readonly #doc: Doc;
   readonly #stack: Open[];
+  readonly #compact: (dictionary: unknown) => void;
 
-  constructor(doc: Doc) {
+  /** `compact` is given each element's dictionary, to be written compactly (see render/object-streams.ts). */
+  constructor(doc: Doc, compact: (dictionary: unknown) => void) {
     this.#doc = doc;
-    const root = doc.struct("Document");
+    this.#compact = compact;
+    compact((doc as unknown as { getStructTreeRoot(): unknown }).getStructTreeRoot());
+    const root = this.#struct("Document");
     doc.addStructure(root);
     this.#stack = [{ element: root, type: "Document" }];
   }
 
   /** Opens an element as the last child of the innermost open one. */
   open(type: StructType, options: ElementOptions = {}): Element {
-    const element = this.#doc.struct(type, options as PDFKit.Mixins.StructureElementOptions);
+    const element = this.#struct(type, options);
     this.#top().element.add(element);
     this.#stack.push({ element, type });
     return element;
@@ -75,7 +79,7 @@ export class Tags {
 
   /** An element whose children come later, out of order (the contents, filled once pages are known). */
   reserve(type: StructType): Element {
-    const element = this.#doc.struct(type);
+    const element = this.#struct(type);
     this.#top().element.add(element);
     return element;
   }
@@ -136,6 +140,12 @@ export class Tags {
     this.#stack[0]!.element.end();
   }
 
+  #struct(type: StructType, options: ElementOptions = {}): Element {
+    const element = this.#doc.struct(type, options as PDFKit.Mixins.StructureElementOptions);
+    this.#compact((element as unknown as { dictionary: unknown }).dictionary);
+    return element;
+  }
+
   #top(): Open {
     return this.#stack.at(-1)!;
   }
@@ -143,9 +153,9 @@ export class Tags {
 
 const byDoc = new WeakMap<Doc, Tags>();
 
-/** Starts the structure tree of a document created with `tagged: true`. */
-export function startTags(doc: Doc): Tags {
-  const tags = new Tags(doc);
+/** Starts the structure tree of a document created with `tagged: true` (see {@link Tags} for `compact`). */
+export function startTags(doc: Doc, compact: (dictionary: unknown) => void): Tags {
+  const tags = new Tags(doc, compact);
   byDoc.set(doc, tags);
   return tags;
 }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import type { Run } from "../document/inline.js";
+import { breakLines } from "./line-break.js";
+
+const run = (text: string, bold = false): Run => ({ text, bold, italic: false, code: false });
+// Every character one point wide (bold ones two), so the breaks are plain to see.
+const measure = (text: string, face: string) => text.length * (face === "bold" ? 2 : 1);
+const size = () => 10;
+const texts = (lines: ReturnType<typeof breakLines>) => lines?.map((line) => line.runs.map((r) => r.text).join(""));
+
+describe("breakLines", () => {
+  it("breaks where the next word with its spaces no longer fits, a line's width leaving out its end spaces", () => {
+    const lines = breakLines([run("aaa bbb ccc")], 8, size, measure);
+    expect(texts(lines)).toEqual(["aaa bbb ", "ccc"]);
+    expect(lines!.map((l) => l.width)).toEqual([7, 3]);
+  });
+
+  it("keeps a word whose parts are in different runs together, each part in its run's style", () => {
+    const lines = breakLines([run("ab", true), run("cd ef")], 7, size, measure);
+    expect(texts(lines)).toEqual(["abcd ", "ef"]);
+    expect(lines![0]!.runs).toEqual([run("ab", true), run("cd ")]);
+    expect(lines![0]!.width).toBe(6);
+  });
+
+  it("joins the pieces of one run on a line into one", () => {
+    expect(breakLines([run("one two three")], 100, size, measure)![0]!.runs).toEqual([run("one two three")]);
+  });
+
+  it("leaves hard line breaks and words wider than the line to pdfkit's wrapper", () => {
+    expect(breakLines([run("one\ntwo")], 100, size, measure)).toBeUndefined();
+    expect(breakLines([run("a verylongword")], 8, size, measure)).toBeUndefined();
+  });
+});
