@@ -11,6 +11,7 @@ import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { objectStreams } from "./object-streams.js";
+import { batchWrites } from "./pdf-writes.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
 import { writePageFurniture } from "./page-furniture.js";
@@ -72,6 +73,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   });
   registerFaces(doc);
   boundLayoutCaches(doc);
+  batchWrites(doc);
   attachText(doc, options.language);
   markComplexFragments(doc);
   doc.font("regular");
