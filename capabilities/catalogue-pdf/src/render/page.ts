@@ -4,6 +4,7 @@ import { bidiHeight, needsOwnLayout, writeBidi, type BidiStyle } from "../text/b
 import { textOf, useFont } from "../text/doc-text.js";
 import { fontRuns } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
+import { drawPlain } from "./plain-text.js";
 
 export type Doc = InstanceType<typeof PDFDocument>;
 
@@ -127,6 +128,11 @@ export function writeLine(doc: Doc, runs: readonly Run[], lineWidth: number, opt
     }
     for (const piece of fontRuns(run.text, fontKeyFor(run), order)) {
       useFont(doc, piece, sizeOf(run, options));
+      const advance = run.link ? undefined : drawPlain(doc, piece.text, x, y, -baseline);
+      if (advance !== undefined) {
+        x += advance;
+        continue;
+      }
       doc.text(piece.text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link } as PDFKit.Mixins.TextOptions);
       x = doc.x;
     }
