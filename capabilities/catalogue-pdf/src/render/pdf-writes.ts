@@ -34,9 +34,15 @@ export function batchWrites(doc: Doc): void {
   };
   internals._write = (data) => {
     const bytes = typeof data === "string" ? Buffer.from(`${data}\n`, "latin1") : data;
+    internals._offset += bytes.length;
+    // A large stream (an image) goes out as it is, not copied into a chunk.
+    if (bytes.length >= CHUNK) {
+      flush();
+      push(bytes);
+      return;
+    }
     chunks.push(bytes);
     gathered += bytes.length;
-    internals._offset += bytes.length;
     if (gathered >= CHUNK) flush();
   };
   internals.push = (chunk) => {
