@@ -84,6 +84,21 @@ function contentBlocks(content: string | ContentItem[], field: string): [Block, 
   });
 }
 
+/** A glyph source that asks `source` about each code point once. */
+function remembered(source: GlyphSource): GlyphSource {
+  const known = new Map<number, boolean>();
+  return {
+    hasGlyphForCodePoint(codePoint) {
+      let has = known.get(codePoint);
+      if (has === undefined) {
+        has = source.hasGlyphForCodePoint(codePoint);
+        known.set(codePoint, has);
+      }
+      return has;
+    },
+  };
+}
+
 class Preparer {
   images = 0;
   #chars = 0;
@@ -92,7 +107,8 @@ class Preparer {
   readonly #attachmentCount: number;
 
   constructor(fonts: Readonly<Record<FontKey, GlyphSource>>, attachmentCount: number) {
-    this.#fonts = fonts;
+    // Each face asked once per character of the document: a table repeats its characters thousands of times.
+    this.#fonts = Object.fromEntries(Object.entries(fonts).map(([face, source]) => [face, remembered(source)])) as Record<FontKey, GlyphSource>;
     this.#attachmentCount = attachmentCount;
   }
 
