@@ -1,7 +1,8 @@
 import LineBreaker from "linebreak";
 import type { Run } from "../document/inline.js";
 import { fontKeyFor, type FontKey } from "./fonts.js";
-import { textWidth, type Doc } from "./page.js";
+import { needsOwnLayout } from "../text/bidi-paragraph.js";
+import { area, type RunsOptions, STYLE, textWidth, writeLine, type Doc } from "./page.js";
 
 /** One line of runs (pieces of the runs broken), and its width without the spaces at its end. */
 export interface Line {
@@ -15,8 +16,19 @@ export type Measure = (text: string, face: FontKey, size: number) => number;
 /** Strings a {@link measurer} keeps; past this it starts afresh (a table's words repeat a lot). */
 const MAX_MEASURED = 4_096;
 
-/** A {@link Measure} for `doc` remembering what it measured. */
+const measurers = new WeakMap<Doc, Measure>();
+
+/** The {@link Measure} of `doc`, remembering what it measured. */
 export function measurer(doc: Doc): Measure {
+  let measure = measurers.get(doc);
+  if (!measure) {
+    measure = newMeasurer(doc);
+    measurers.set(doc, measure);
+  }
+  return measure;
+}
+
+function newMeasurer(doc: Doc): Measure {
   let known = new Map<string, number>();
   return (text, face, size) => {
     const key = `${face}\u0000${size}\u0000${text}`;
@@ -89,3 +101,21 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
 }
 
 const sameStyle = (a: Run, b: Run) => a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link;
+
+/**
+ * Writes a paragraph's or list item's runs as {@link breakLines} breaks them, line by line with
+ * {@link writeLine}, when it can: left-aligned text in DejaVu's (same-height) text faces, no code, that
+ * ends on this page. Returns false, having drawn nothing, for everything else (pdfkit's wrapper then
+ * sets it, across pages if need be).
+ */
+export function writeBroken(doc: Doc, runs: readonly Run[], options: RunsOptions): boolean {
+  if (runs.length === 0 || options.first || (options.align ?? "left") !== "left" || runs.some((run) => run.code) || needsOwnLayout(doc, runs)) return false;
+  const lines = breakLines(runs, options.width, () => options.size, measurer(doc));
+  if (!lines) return false;
+  const lineHeight = doc.font("regular").fontSize(options.size).currentLineHeight(true) + (options.lineGap ?? STYLE.lineGap);
+  if (doc.y + lines.length * lineHeight > area(doc).bottom) return false;
+  const color = { fill: "" };
+  for (const line of lines) writeLine(doc, line.runs, line.width, options, color);
+  doc.fillColor(STYLE.text);
+  return true;
+}

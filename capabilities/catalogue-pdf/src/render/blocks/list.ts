@@ -1,5 +1,6 @@
 import type { PreparedListItem } from "../../document/prepare.js";
 import { rightToLeft } from "../../text/doc-text.js";
+import { writeBroken } from "../line-break.js";
 import { area, drawLine, ensureSpace, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 import { tagsOf } from "../tags.js";
 
@@ -53,7 +54,8 @@ function renderItems(doc: Doc, placed: readonly PlacedItem[], next: { index: num
     );
     // The body holds the item's text and its nested list, as PDF 1.7 (14.8.4.3.3) nests lists.
     tags.open("LBody");
-    tags.content(() => writeRuns(doc, item.runs, { x: rtl ? left : x + markerWidth, width: textWidth, size: STYLE.body }));
+    const options = { x: rtl ? left : x + markerWidth, width: textWidth, size: STYLE.body };
+    tags.content(() => writeBroken(doc, item.runs, options) || writeRuns(doc, item.runs, options));
     doc.y += ITEM_GAP;
     if (placed[next.index]?.depth === depth + 1) tags.group("L", () => renderItems(doc, placed, next, breaks, depth + 1));
     tags.close();

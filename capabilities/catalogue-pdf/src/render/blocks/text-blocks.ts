@@ -1,5 +1,6 @@
 import type { Run } from "../../document/inline.js";
 import { rightToLeft } from "../../text/doc-text.js";
+import { writeBroken } from "../line-break.js";
 import { area, currentPage, ensureSpace, runOf, runsHeight, STYLE, writeRuns, type Doc } from "../page.js";
 import { tagsOf } from "../tags.js";
 import { PIECE_CHARS, pieces } from "./pieces.js";
@@ -10,7 +11,8 @@ export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () 
   ensureSpace(doc, doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) * 2);
   const tags = tagsOf(doc);
   tags.open("P");
-  await inPieces(doc, runs, pause, (piece) => writeRuns(doc, piece, { x: left, width, size: STYLE.body }));
+  const options = { x: left, width, size: STYLE.body };
+  await inPieces(doc, runs, pause, (piece) => writeBroken(doc, piece, options) || writeRuns(doc, piece, options));
   tags.close();
   doc.y += STYLE.paragraphGap;
 }
