@@ -29,5 +29,7 @@ describe("breakLines", () => {
   it("leaves hard line breaks and words wider than the line to pdfkit's wrapper", () => {
     expect(breakLines([run("one\ntwo")], 100, size, measure)).toBeUndefined();
     expect(breakLines([run("a verylongword")], 8, size, measure)).toBeUndefined();
+    // Words of 48 characters and more get pdfkit's break opportunities inside them (see page.ts).
+    expect(breakLines([run(`see ${"x".repeat(48)}`)], 1_000, size, measure)).toBeUndefined();
   });
 });

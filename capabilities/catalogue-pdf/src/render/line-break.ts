@@ -2,7 +2,7 @@ import LineBreaker from "linebreak";
 import type { Run } from "../document/inline.js";
 import { fontKeyFor, type FontKey } from "./fonts.js";
 import { needsOwnLayout } from "../text/bidi-paragraph.js";
-import { area, type RunsOptions, STYLE, textWidth, writeLine, type Doc } from "./page.js";
+import { area, hasLongWord, type RunsOptions, STYLE, textWidth, writeLine, type Doc } from "./page.js";
 
 /** One line of runs (pieces of the runs broken), and its width without the spaces at its end. */
 export interface Line {
@@ -48,10 +48,12 @@ const TRAILING_SPACE = /\s+$/u;
  * Breaks runs set left to right in DejaVu's faces into lines at most `width` wide, as pdfkit's line
  * wrapper does (at UAX #14 opportunities, by the linebreak package it uses; a word fits with the spaces
  * after it), each word measured once instead of by a wrapper per call. Undefined where that is not
- * enough: a hard line break, or a word wider than the line (pdfkit's wrapper breaks inside it).
+ * enough: a hard line break, a word wider than the line or a long word (pdfkit's wrapper breaks inside it).
  */
 export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Run) => number, measure: Measure): Line[] | undefined {
   const text = runs.map((run) => run.text).join("");
+  // Long words (hashes, URLs) break inside where pdfkit's wrapper is given the chance (page.ts).
+  if (hasLongWord(text)) return undefined;
   const ends: number[] = [];
   for (const run of runs) ends.push((ends.at(-1) ?? 0) + run.text.length);
   const lines: Line[] = [];
@@ -76,8 +78,8 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
       const size = sizeOf(run);
       const space = b === bk.position ? (TRAILING_SPACE.exec(piece)?.[0] ?? "") : "";
       const ink = space ? piece.slice(0, -space.length) : piece;
-      wordWidth += (ink ? measure(ink, face, size) : 0) + (space ? measure(space, face, size) : 0);
       spaceWidth = space ? measure(space, face, size) : 0;
+      wordWidth += (ink ? measure(ink, face, size) : 0) + spaceWidth;
       pieces.push({ ...run, text: piece });
     }
     start = bk.position;

@@ -171,6 +171,12 @@ function breakableLongWords(text: string): string {
 
 const LONG_WORD = /[^\s\u200B]{48,}/gu;
 
+/** Whether text has a word {@link breakableLongWords} gives break opportunities (wrapped by pdfkit then). */
+export function hasLongWord(text: string): boolean {
+  LONG_WORD.lastIndex = 0;
+  return LONG_WORD.test(text);
+}
+
 export interface LineOptions {
   size: number;
   color?: string;
