@@ -1,6 +1,7 @@
 import type { PreparedDocument } from "../document/prepare.js";
 import type { Labels } from "./labels.js";
-import { area, currentPage, drawLine, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
+import { area, currentPage, drawLine, ensureSpace, runOf, STYLE, writeRuns } from "./page.js";
+import type { Doc } from "./doc.js";
 import { tagsOf } from "./tags.js";
 
 // The table of contents is written in two steps: its lines are reserved before the sections are rendered

@@ -1,7 +1,7 @@
 import { deflateSync } from "node:zlib";
 import { type CidSubset, FontFace, VARIANT } from "../text/font-face.js";
 import { subsetFont } from "./font-subset.js";
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 /** What pdfkit's EmbeddedFont holds for one font of one document (the fields its `embed` reads). */
 interface EmbeddedFont {

@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import type { FontFace } from "../text/font-face.js";
 import { shapedFace } from "../text/shaping.js";
 import { embedOwnFonts } from "./embed-fonts.js";
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 /** The type faces a document uses; every run of text is set in one of them. */
 export type FontKey = "regular" | "bold" | "italic" | "boldItalic" | "mono" | "monoBold";

@@ -1,4 +1,4 @@
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 /** Words whose layout each font of a document keeps; past this the cache starts afresh. */
 const MAX_CACHED_WORDS = 2_000;

@@ -2,7 +2,8 @@ import LineBreaker from "linebreak";
 import type { Run } from "../document/inline.js";
 import { fontKeyFor, type FontKey } from "./fonts.js";
 import { needsOwnLayout } from "../text/bidi-paragraph.js";
-import { area, hasLongWord, type RunsOptions, STYLE, textWidth, writeLine, type Doc } from "./page.js";
+import { area, hasLongWord, type RunsOptions, STYLE, textWidth, writeLine } from "./page.js";
+import type { Doc } from "./doc.js";
 
 /** One line of runs (pieces of the runs broken), and its width without the spaces at its end. */
 export interface Line {

@@ -1,5 +1,5 @@
 import { deflateSync } from "node:zlib";
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 // pdfkit writes every object on its own, uncompressed unless it is a stream, with a classic cross-reference
 // table. A tagged table-heavy report has one structure element per cell: 2,800 small dictionaries, about

@@ -1,5 +1,5 @@
 import { formatBytes, ToolError } from "@selu-catalogue/kit";
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 /**
  * Gathers pdfkit's output, refusing it as soon as it passes `maxBytes` (checked between blocks while

@@ -1,6 +1,7 @@
 import type { PreparedDocument } from "../document/prepare.js";
 import type { Labels } from "./labels.js";
-import { area, drawLine, STYLE, type Doc } from "./page.js";
+import { area, drawLine, STYLE } from "./page.js";
+import type { Doc } from "./doc.js";
 
 /** Header (from page 2), footer text and "Page n of N" on every page, drawn in the margins. */
 export function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNumbers: boolean, labels: Labels): void {

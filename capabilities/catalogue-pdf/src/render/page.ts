@@ -1,12 +1,10 @@
-import type PDFDocument from "pdfkit";
 import type { Run } from "../document/inline.js";
 import { bidiHeight, needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
 import { fontRuns } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
+import type { Doc } from "./doc.js";
 import { drawPlain } from "./plain-text.js";
-
-export type Doc = InstanceType<typeof PDFDocument>;
 
 /** Type sizes, colours and spacing of every document (one calm, readable style). */
 export const STYLE = {

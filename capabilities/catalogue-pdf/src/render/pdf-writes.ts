@@ -1,4 +1,4 @@
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 // pdfkit turns every operator it adds to a page (a colour, a text position, a marked-content tag: dozens
 // per table cell) into a typed array of its own, byte by byte in JavaScript, and every object it writes

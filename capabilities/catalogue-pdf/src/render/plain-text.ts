@@ -1,4 +1,4 @@
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 // One line of text in the current font and size, written as pdfkit's `_fragment` writes it (the same
 // operators, byte for byte) in one go: pdfkit's text call parses options, measures the text a second time,

@@ -1,6 +1,6 @@
 import { deflateSync, inflateSync } from "node:zlib";
 import { ADAM7, CHANNELS, type PngStructure } from "../document/png-check.js";
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 /** What pdfkit's `doc.image()` accepts besides a file: an object that embeds itself once. */
 export interface EmbeddableImage {

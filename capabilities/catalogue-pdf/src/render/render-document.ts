@@ -13,7 +13,8 @@ import { boundLayoutCaches } from "./layout-cache.js";
 import { objectStreams } from "./object-streams.js";
 import { batchWrites } from "./pdf-writes.js";
 import { collectOutput } from "./output.js";
-import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "./page.js";
+import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns } from "./page.js";
+import type { Doc } from "./doc.js";
 import { writePageFurniture } from "./page-furniture.js";
 import { startTags, tagsOf } from "./tags.js";
 

@@ -1,4 +1,4 @@
-import type { Doc } from "./page.js";
+import type { Doc } from "./doc.js";
 
 // Tagged PDF (issue 17 item 4): a structure tree in reading order, so screen readers read headings,
 // paragraphs, lists, tables, quotes, code and figures (with their alt text) as what they are, and skip

@@ -1,4 +1,4 @@
-import type { Doc } from "../render/page.js";
+import type { Doc } from "../render/doc.js";
 
 /**
  * Opens a marked-content span whose ActualText is `text` (PDF 32000-1, 14.9.4): readers that copy or

@@ -2,7 +2,7 @@ import bidiFactory, { type EmbeddingLevels } from "bidi-js";
 import LineBreaker from "linebreak";
 import type { Run } from "../document/inline.js";
 import { fonts, fontKeyFor } from "../render/fonts.js";
-import type { Doc } from "../render/page.js";
+import type { Doc } from "../render/doc.js";
 import { textOf, useFont } from "./doc-text.js";
 import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
 import { hasRightToLeft, RIGHT_TO_LEFT } from "./shaping.js";

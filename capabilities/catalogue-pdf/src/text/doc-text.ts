@@ -1,4 +1,4 @@
-import type { Doc } from "../render/page.js";
+import type { Doc } from "../render/doc.js";
 import { familyOrder, type FamilyId } from "./fallback-fonts.js";
 import type { FontRun } from "./font-runs.js";
 

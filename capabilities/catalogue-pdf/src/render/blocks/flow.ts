@@ -1,7 +1,8 @@
 import { ToolError } from "@selu-catalogue/kit";
 import { sourceKey, type LoadedImage } from "../../document/images.js";
 import type { PreparedBlock } from "../../document/prepare.js";
-import { area, currentPage, STYLE, type Doc } from "../page.js";
+import { area, currentPage, STYLE } from "../page.js";
+import type { Doc } from "../doc.js";
 import { embeddablePng } from "../png-embed.js";
 import { fitsHere, imageBox, openImage, renderImage, type OpenedImage } from "./image.js";
 import { renderList } from "./list.js";

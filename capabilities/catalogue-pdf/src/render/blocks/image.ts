@@ -1,4 +1,5 @@
-import { area, ensureSpace, runOf, STYLE, writeRuns, type Doc } from "../page.js";
+import { area, ensureSpace, runOf, STYLE, writeRuns } from "../page.js";
+import type { Doc } from "../doc.js";
 import { tagsOf } from "../tags.js";
 
 /** What pdfkit's openImage returns (missing from @types/pdfkit): an embeddable image with its pixel size. */
