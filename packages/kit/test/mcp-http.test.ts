@@ -74,6 +74,42 @@ describe("a capability over MCP Streamable HTTP", () => {
     expect(stale.status).toBe(404);
   });
 
+  it("reads a body sent without a length, a few bytes per chunk, and refuses one that passes the bound while it arrives", async () => {
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const streamed = (pieces: () => Generator<Uint8Array>) => {
+      const it = pieces();
+      return new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const next = it.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+      });
+    };
+    const init = Buffer.from(INIT);
+    const small = await fetch(url, {
+      method: "POST",
+      headers,
+      duplex: "half",
+      body: streamed(function* () {
+        for (let i = 0; i < init.length; i += 3) yield init.subarray(i, i + 3);
+      }),
+    } as RequestInit);
+    expect(small.status).toBe(200);
+    const block = new Uint8Array(1024 * 1024).fill(0x20);
+    const big = await fetch(url, {
+      method: "POST",
+      headers,
+      duplex: "half",
+      body: streamed(function* () {
+        for (let i = 0; i < 30; i++) yield block;
+      }),
+    } as RequestInit).catch((err: unknown) => err);
+    // The server answers 413 and closes; fetch may see the answer or the reset of the upload it cut.
+    if (big instanceof Response) expect(big.status).toBe(413);
+    else expect(String((big as Error).cause ?? big)).toMatch(/ECONNRESET|EPIPE|other side closed|terminated|SocketError/);
+  });
+
   it("refuses a Host that is not loopback (DNS rebinding)", async () => {
     const res = await new Promise<number>((resolve) => {
       const socket = connect(Number(url.port), "127.0.0.1", () => {

@@ -1,5 +1,6 @@
-import { finished, type Readable } from "node:stream";
+import type { Readable } from "node:stream";
 import { formatBytes } from "../format.js";
+import { collectCapped } from "../limits/collect-capped.js";
 import { EgressError } from "./errors.js";
 
 /** Limits applied while a response body is read. */
@@ -30,36 +31,11 @@ export async function readCappedBody(body: Readable, limits: BodyLimits): Promis
   const timer = setTimeout(() => {
     body.destroy(new EgressError("timeout", `${limits.host} did not send the whole response within ${limits.totalMs} ms`));
   }, limits.totalMs);
-  // Read with data events, each chunk copied into one growing buffer: a server sending a body a byte per
-  // chunk costs millions of chunks, and an async iterator's promise per chunk, or keeping the chunks
-  // themselves, made 4 MiB sent that way cost 70-100 MiB of memory (about 25 MiB this way).
-  let buffer = Buffer.allocUnsafe(Math.min(limits.maxBytes, Number.isFinite(declared) && declared > 0 ? declared : INITIAL_BYTES));
-  let total = 0;
   try {
-    await new Promise<void>((resolve, reject) => {
-      body.on("data", (bytes: Buffer) => {
-        if (total + bytes.byteLength > limits.maxBytes) {
-          // Destroying the stream makes undici close the connection mid-response.
-          reject(tooLarge());
-          body.destroy();
-          return;
-        }
-        if (total + bytes.byteLength > buffer.byteLength) {
-          const grown = Buffer.allocUnsafe(Math.min(limits.maxBytes, Math.max(buffer.byteLength * 2, total + bytes.byteLength)));
-          buffer.copy(grown, 0, 0, total);
-          buffer = grown;
-        }
-        bytes.copy(buffer, total);
-        total += bytes.byteLength;
-      });
-      // An error or a close before the end (abort, socket, the timer above) rejects; the first settles.
-      finished(body, (err) => (err ? reject(err) : resolve()));
-    });
+    const bytes = await collectCapped(body, limits.maxBytes, Number.isFinite(declared) ? declared : 0);
+    if (!bytes) throw tooLarge();
+    return bytes;
   } finally {
     clearTimeout(timer);
   }
-  return buffer.subarray(0, total);
 }
-
-/** The first buffer for a body without content-length; it doubles as the body grows. */
-const INITIAL_BYTES = 64 * 1024;

@@ -4,6 +4,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { formatBytes } from "../format.js";
+import { collectCapped } from "../limits/collect-capped.js";
 import type { Logger } from "../log.js";
 
 /** One client's session: its server and transport. */
@@ -139,22 +140,15 @@ type BodyResult = { ok: true; value: unknown } | { ok: false; status: number; er
 /** The request's JSON body, read under `max` bytes: refused from Content-Length, or as soon as it passes. */
 async function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
   const tooLarge: BodyResult = { ok: false, status: 413, error: `request refused: over ${formatBytes(max)}; pass large files by uri, or smaller` };
-  if (Number(req.headers["content-length"] ?? 0) > max) {
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > max) {
     req.resume();
     return tooLarge;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) {
-      req.destroy();
-      return tooLarge;
-    }
-    chunks.push(chunk);
-  }
+  const bytes = await collectCapped(req, max, declared);
+  if (!bytes) return tooLarge;
   try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks, size).toString("utf8")) };
+    return { ok: true, value: JSON.parse(bytes.toString("utf8")) };
   } catch {
     return { ok: false, status: 400, error: "request refused: the body is not JSON" };
   }
