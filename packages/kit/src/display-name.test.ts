@@ -19,6 +19,7 @@ describe("toolDisplayNames", () => {
 describe("displayName", () => {
   it("turns snake and kebab case into a sentence", () => {
     expect(displayName("web-search", new Map())).toBe("Web search");
+    expect(displayName("merge_pdfs", new Map([["pdfs", "PDFs"]]))).toBe("Merge PDFs");
     expect(displayName("get__message_", new Map())).toBe("Get message");
   });
 });

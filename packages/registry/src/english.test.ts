@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { loadCapabilitySource } from "./capability-source.js";
-import { displayName } from "@selu-catalogue/kit";
 import { englishStrings, firstParagraph } from "./english.js";
 import { capabilityFiles, tempTree } from "./test-fixtures.js";
 
@@ -29,13 +28,6 @@ describe("englishStrings", () => {
   it("takes the agent name from package.json's displayName when there is one", async () => {
     const root = tempTree(capabilityFiles("notes", { "package.json": JSON.stringify({ version: "1.0.0", description: "d", displayName: "Note Taker" }) }));
     expect(englishStrings(await loadCapabilitySource(`${root}/capabilities/notes`)).agent.name).toBe("Note Taker");
-  });
-});
-
-describe("displayName", () => {
-  it("keeps acronyms as the prose writes them", () => {
-    expect(displayName("merge_pdfs", new Map([["pdfs", "PDFs"]]))).toBe("Merge PDFs");
-    expect(displayName("web-search", new Map())).toBe("Web search");
   });
 });
 
