@@ -1,5 +1,4 @@
-import { ToolError } from "@selu-catalogue/kit";
-import { jsonBytes } from "../json-size.js";
+import { jsonBytes, ToolError } from "@selu-catalogue/kit";
 
 /** The part of a page's text one result carries. */
 export interface PageWindow {

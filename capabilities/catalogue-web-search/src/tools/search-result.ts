@@ -1,5 +1,5 @@
+import { jsonBytes } from "@selu-catalogue/kit";
 import { WEB_LIMITS } from "../limits.js";
-import { jsonBytes } from "../json-size.js";
 import type { SearchOutcome } from "../search/run-search.js";
 import type { SearchQuery } from "../search/types.js";
 
