@@ -31,7 +31,10 @@ async function imapSession<T>(ctx: Context, server: ImapSettings, login: Login, 
   const socket = await ctx.openTunnel(server.host, server.port, { tls: implicit, signal: ctx.signal, timeoutMs: MAIL_LIMITS.connectTimeoutMs });
   const budget = new ImapLineBudget(MAIL_LIMITS.imapMaxSessionLineBytes, (err) => {
     streamError ??= err;
-    socket.destroy(err);
+    // Without the error: imapflow may have closed already (its own bound on a line) and taken its error
+    // listener with it, and an 'error' nobody listens to would end the process. The command hears the
+    // connection close, and `cause` below names the budget.
+    socket.destroy();
   });
   const countLines = (chunk: Buffer) => budget.observe(chunk);
   const client = new ImapFlow({
