@@ -7,7 +7,7 @@ import { extractPdfText, mergePdfsTool } from "./tools/read-tools.js";
 /** The pdf capability: create documents people would send, read their text, merge them. */
 export default defineCapability({
   id: "catalogue-pdf",
-  limits: { calls: { max: PDF_LIMITS.maxConcurrent, maxWaiting: PDF_LIMITS.maxConcurrent }, workSlots: PDF_LIMITS.workSlots },
+  limits: { calls: { max: PDF_LIMITS.maxConcurrent, maxWaiting: PDF_LIMITS.maxConcurrent }, workSlots: PDF_LIMITS.workSlots, artifactBudgetBytes: PDF_LIMITS.artifactBudgetBytes },
   tools: {
     create_pdf_document: createPdfDocument,
     extract_pdf_text: extractPdfText,

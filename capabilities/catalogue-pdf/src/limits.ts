@@ -50,6 +50,11 @@ export const PDF_LIMITS = {
   workSlots: 2,
   /** Calls at once: the manifest's sharing.max_concurrent; more wait (4 at most, 30 s), then are refused. */
   maxConcurrent: 4,
+  /**
+   * Files held at once, in and out: every running call with a 5 MiB image and its 5 MiB document. A
+   * running call's attachments are never evicted, so a smaller store would refuse calls in a burst.
+   */
+  artifactBudgetBytes: 4 * 2 * 5 * 1024 * 1024,
   /** Bytes of extracted text as JSON (UTF-8, escapes included): Greek or Cyrillic take two bytes a letter. */
   maxExtractJsonBytes: 40_000,
   /**

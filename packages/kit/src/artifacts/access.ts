@@ -83,6 +83,7 @@ export class CallArtifacts implements ArtifactAccess {
         `${field}: no uploaded file with id ${JSON.stringify(attachment.capability_artifact_id)}` + " (it expired or was never uploaded to this capability); attach the artifact again",
       );
     }
+    this.#store.markUsed(item.id);
     return toInputFile(item, attachment);
   }
 }

@@ -55,3 +55,18 @@ function advertisedFields(fields: z.ZodRawShape): { properties: Record<string, u
   const json = toolJsonSchema(z.object(fields)) as { properties?: Record<string, unknown>; required?: string[] };
   return { properties: json.properties ?? {}, required: json.required ?? [] };
 }
+
+/**
+ * The uploaded ids in a call's validated arguments: only the top-level `attachments` array is uploaded by
+ * Selu (contract section 4). `undefined` when there are none, so a call without files allocates nothing.
+ */
+export function attachmentIds(args: unknown): string[] | undefined {
+  const list = typeof args === "object" && args !== null ? (args as { attachments?: unknown }).attachments : undefined;
+  if (!Array.isArray(list) || list.length === 0) return undefined;
+  const ids: string[] = [];
+  for (const element of list) {
+    const id = typeof element === "object" && element !== null ? (element as { capability_artifact_id?: unknown }).capability_artifact_id : undefined;
+    if (typeof id === "string") ids.push(id);
+  }
+  return ids;
+}

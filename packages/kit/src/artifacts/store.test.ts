@@ -94,4 +94,40 @@ describe("ArtifactStore", () => {
     for (const w of writers.slice(0, 3)) w.finish();
     expect(s.stats()).toEqual({ bytes: 300, count: 3, reservedBytes: 0 });
   });
+
+  it("evicts artifacts already used before those still awaited, whatever their recency", () => {
+    const { s } = store();
+    const awaited = s.put(Buffer.alloc(100), { ...meta, kind: "input" });
+    const used = s.put(Buffer.alloc(100), meta);
+    s.markUsed(used.id);
+    s.get(awaited.id);
+    s.get(used.id); // the used one is now the most recent
+    s.put(Buffer.alloc(100), meta);
+    expect(s.get(used.id)).toBeUndefined();
+    expect(s.get(awaited.id)).toBeDefined();
+  });
+
+  it("never evicts or expires an artifact a running call has pinned, and refuses in words instead", () => {
+    const { s, advance } = store({ budgetBytes: 200 });
+    const a = s.put(Buffer.alloc(100), { ...meta, kind: "input" });
+    const b = s.put(Buffer.alloc(100), { ...meta, kind: "input" });
+    s.pin([a.id, b.id]);
+    s.pin([a.id]); // a second call with the same id
+    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(/artifact memory \(200 bytes\) is held by the files of calls in progress; try again shortly/);
+    advance(5_000);
+    expect(s.get(a.id)).toBeDefined();
+    s.unpin([a.id, b.id]);
+    expect(s.put(Buffer.alloc(100), meta)).toBeDefined(); // b, no longer pinned, is evicted
+    expect(s.get(b.id)).toBeUndefined();
+    expect(s.get(a.id)).toBeDefined(); // still pinned once
+    s.unpin([a.id]);
+    expect(s.get(a.id)).toBeUndefined(); // expired
+  });
+
+  it("ignores pins of unknown ids", () => {
+    const { s } = store();
+    s.pin(["nope"]);
+    s.unpin(["nope", "nope"]);
+    expect(s.put(Buffer.alloc(100), meta)).toBeDefined();
+  });
 });

@@ -32,14 +32,20 @@ export interface ArtifactStoreOptions {
 
 /**
  * In-memory artifacts with three bounds, so nothing grows without limit: a per-artifact cap, a total
- * budget (least recently used evicted first, expired ones before that) and a TTL. Transfers in progress
- * reserve their room chunk by chunk, within three quarters of the budget (see `reserve`).
- * Ids are 128-bit random: DownloadOutputArtifact carries no session, so the id is the only secret.
+ * budget and a TTL. Past the budget, artifacts are evicted in the order they are least missed: expired
+ * ones, then those already used (an input its call has read, an output downloaded whole), then the
+ * others, least recently used first within each; an artifact pinned by a running call is never evicted.
+ * Transfers in progress reserve their room chunk by chunk, within three quarters of the budget (see
+ * `reserve`). Ids are 128-bit random: DownloadOutputArtifact carries no session, so the id is the only
+ * secret.
  */
 export class ArtifactStore {
   // Map order is recency order: touched entries are re-inserted at the end.
   readonly #items = new Map<string, StoredArtifact>();
-  #used = 0;
+  // Calls running with an artifact among their attachments, by id (a count: ids may be passed again).
+  readonly #pins = new Map<string, number>();
+  readonly #usedIds = new Set<string>();
+  #heldBytes = 0;
   #reserved = 0;
   readonly #opts: ArtifactStoreOptions;
   readonly #now: () => number;
@@ -55,7 +61,7 @@ export class ArtifactStore {
 
   /** Bytes held, and artifacts held, for health and tests. */
   stats(): { bytes: number; count: number; reservedBytes: number } {
-    return { bytes: this.#used, count: this.#items.size, reservedBytes: this.#reserved };
+    return { bytes: this.#heldBytes, count: this.#items.size, reservedBytes: this.#reserved };
   }
 
   /**
@@ -77,7 +83,7 @@ export class ArtifactStore {
   get(id: string): StoredArtifact | undefined {
     const item = this.#items.get(id);
     if (!item) return undefined;
-    if (item.expiresAt <= this.#now()) {
+    if (item.expiresAt <= this.#now() && !this.#pins.has(id)) {
       this.#remove(id);
       return undefined;
     }
@@ -91,6 +97,29 @@ export class ArtifactStore {
   }
 
   /**
+   * Keeps these artifacts (a call's attachments) from eviction and expiry until `unpin`: in a burst, other
+   * calls' outputs would otherwise evict an input its call has not read yet. Unknown ids are ignored.
+   */
+  pin(ids: readonly string[]): void {
+    for (const id of ids) if (this.#items.has(id)) this.#pins.set(id, (this.#pins.get(id) ?? 0) + 1);
+  }
+
+  /** Ends a `pin`. */
+  unpin(ids: readonly string[]): void {
+    for (const id of ids) {
+      const count = this.#pins.get(id);
+      if (count === undefined) continue;
+      if (count > 1) this.#pins.set(id, count - 1);
+      else this.#pins.delete(id);
+    }
+  }
+
+  /** Marks an artifact as used (read by its call, or downloaded whole): among the first to be evicted. */
+  markUsed(id: string): void {
+    if (this.#items.has(id)) this.#usedIds.add(id);
+  }
+
+  /**
    * @internal Reserves room for `bytes` more of a transfer, evicting expired then least recently used
    * artifacts. Transfers in progress hold at most three quarters of the budget together, so however many
    * never end they evict stored files only within that share and never take the whole store (issue 10,
@@ -99,15 +128,12 @@ export class ArtifactStore {
   reserve(bytes: number): void {
     const budget = this.#opts.budgetBytes;
     const share = Math.max(Math.floor((budget * 3) / 4), this.#opts.maxArtifactBytes);
-    if (this.#reserved + bytes <= share) {
-      if (this.#used + this.#reserved + bytes > budget) this.#evictExpired();
-      for (const id of this.#items.keys()) {
-        if (this.#used + this.#reserved + bytes <= budget) break;
-        this.#remove(id);
-      }
-    }
-    if (this.#reserved + bytes > share || this.#used + this.#reserved + bytes > budget) {
+    if (this.#reserved + bytes > share) {
       throw new ToolError(`the capability's artifact memory (${formatBytes(budget)}) is taken by transfers in progress; try again shortly`);
+    }
+    if (this.#heldBytes + this.#reserved + bytes > budget) this.#evictFor(this.#heldBytes + this.#reserved + bytes - budget);
+    if (this.#heldBytes + this.#reserved + bytes > budget) {
+      throw new ToolError(`the capability's artifact memory (${formatBytes(budget)}) is held by the files of calls in progress; try again shortly`);
     }
     this.#reserved += bytes;
   }
@@ -129,21 +155,35 @@ export class ArtifactStore {
       expiresAt: this.#now() + this.#opts.ttlMs,
     };
     this.release(item.size);
-    this.#used += item.size;
+    this.#heldBytes += item.size;
     this.#items.set(stored.id, stored);
     return stored;
   }
 
-  #evictExpired(): void {
+  /** Evicts at least `excess` bytes if it can: expired, then used, then other unpinned artifacts. */
+  #evictFor(excess: number): void {
+    const goal = this.#heldBytes - excess;
     const now = this.#now();
-    for (const [id, item] of this.#items) if (item.expiresAt <= now) this.#remove(id);
+    for (let pass = 0; pass < 3; pass++) {
+      for (const [id, item] of this.#items) {
+        if (this.#heldBytes <= goal) return;
+        if (!this.#pins.has(id) && this.#evictionRank(id, item, now) <= pass) this.#remove(id);
+      }
+    }
+  }
+
+  /** 0: expired; 1: used; 2: still awaited by a call or a download. */
+  #evictionRank(id: string, item: StoredArtifact, now: number): number {
+    if (item.expiresAt <= now) return 0;
+    return this.#usedIds.has(id) ? 1 : 2;
   }
 
   #remove(id: string): boolean {
     const item = this.#items.get(id);
     if (!item) return false;
     this.#items.delete(id);
-    this.#used -= item.size;
+    this.#usedIds.delete(id);
+    this.#heldBytes -= item.size;
     return true;
   }
 }

@@ -71,6 +71,7 @@ export async function sendDownload(runtime: Runtime, id: string, sink: DownloadS
     }
     if (first) sink.write({ data: EMPTY, filename: item.filename, mimeType: item.mimeType, done: true, error: "" }, noop);
     sink.end();
+    runtime.store.markUsed(id);
   } catch (err) {
     buffer.release(unsent);
     const reason = wireError(err, { subject: "the download", signal: scope.signal, log: runtime.log });

@@ -1,3 +1,4 @@
+import { attachmentIds } from "../artifacts/attachments.js";
 import { neededCredentials } from "../capability.js";
 import { randomBytes } from "node:crypto";
 import { ArgumentsError, CredentialsError, outcomeKind, ToolError, wireError, type OutcomeKind } from "../errors.js";
@@ -59,6 +60,7 @@ export async function invokeTool(runtime: Runtime, input: InvokeInput, options: 
   const { signal } = scope;
   // The capability's declared concurrency (issue 10 item 7): a free slot is taken without a promise.
   let slot: Release | boolean = false;
+  let pinned: string[] | undefined;
   try {
     slot = runtime.calls.tryTake() || (await runtime.calls.acquire(signal));
     // A dynamic tool set: the discovery call, and tools the configuration does not offer, end here.
@@ -68,6 +70,9 @@ export async function invokeTool(runtime: Runtime, input: InvokeInput, options: 
     if (!def) return unknownTool(runtime, toolName, started);
     // Arguments first: the model can fix them itself, a missing credential needs the user.
     const args = parseArgs(runtime, def, input);
+    // The call's uploads stay until it ends, whatever other calls store meanwhile.
+    pinned = attachmentIds(args);
+    if (pinned) runtime.store.pin(pinned);
     const ctx = createToolContext(runtime, input, signal, readCallCredentials(runtime, def, config ?? readConfig(input)));
     // A call cancelled or shut down before it starts never runs its handler.
     signal.throwIfAborted();
@@ -80,6 +85,7 @@ export async function invokeTool(runtime: Runtime, input: InvokeInput, options: 
   } finally {
     if (slot === true) runtime.calls.give();
     else if (slot) slot();
+    if (pinned) runtime.store.unpin(pinned);
     scope.dispose();
   }
 }
