@@ -1,3 +1,4 @@
+import { deflate } from "./deflate.js";
 import type { Doc } from "./doc.js";
 
 // pdfkit turns every operator it adds to a page (a colour, a text position, a marked-content tag: dozens
@@ -14,7 +15,7 @@ interface Internals {
   push(chunk: Uint8Array | null): boolean;
 }
 interface PageInternals {
-  content: { write(chunk: string | Uint8Array): void; finalize(): void };
+  content: { write(chunk: string | Uint8Array): void; finalize(): void; compress: boolean; buffer: Uint8Array[]; data: Record<string, unknown> };
 }
 
 /** Bytes gathered before they are handed to the output stream. */
@@ -53,7 +54,10 @@ export function batchWrites(doc: Doc): void {
   doc.on("pageAdded", () => batchContent(internals.page));
 }
 
-/** Keeps a page's operators as strings until the page is written (pdfkit writes a line per operator). */
+/**
+ * Keeps a page's operators as strings until the page is written (pdfkit writes a line per operator), then
+ * deflates the page's stream with tables sized to it (render/deflate.ts) where pdfkit would deflate it.
+ */
 function batchContent(page: PageInternals): void {
   const { content } = page;
   const write = content.write.bind(content);
@@ -75,6 +79,12 @@ function batchContent(page: PageInternals): void {
   };
   content.finalize = () => {
     flush();
+    // pdfkit's stream holds the page's bytes (its first operator was written before this wrapper).
+    if (content.compress && content.buffer.length > 0) {
+      content.buffer = [deflate(content.buffer.length === 1 ? content.buffer[0]! : Buffer.concat(content.buffer))];
+      content.compress = false;
+      content.data.Filter = "FlateDecode";
+    }
     finalize();
   };
 }
