@@ -1,3 +1,4 @@
+import { FontFace } from "../text/font-face.js";
 import type { Doc } from "./doc.js";
 
 /** Words whose layout each font of a document keeps; past this the cache starts afresh. */
@@ -16,19 +17,30 @@ const MAX_CACHED_WORD_CHARS = 64;
  * the cache prose renders four to five times slower; a bounded one keeps both.
  *
  * pdfkit creates a font's cache when the font is first selected, so `doc.font` is wrapped to replace it.
+ * There a font of ours also gets its words from the face's own cache, kept across documents and already
+ * in the form pdfkit's `layoutRun` would make (text/shaping.ts).
  */
 export function boundLayoutCaches(doc: Doc): void {
   const bounded = new WeakSet<object>();
   const select = doc.font.bind(doc) as (...args: unknown[]) => Doc;
   (doc as { font: (...args: unknown[]) => Doc }).font = (...args: unknown[]) => {
     select(...args);
-    const font = (doc as unknown as { _font?: { layoutCache?: object } })._font;
-    if (font?.layoutCache && !bounded.has(font)) {
-      font.layoutCache = boundedCache(MAX_CACHED_WORDS);
+    const font = (doc as unknown as { _font?: EmbeddedFont })._font;
+    if (font && !bounded.has(font)) {
+      if (font.layoutCache) font.layoutCache = boundedCache(MAX_CACHED_WORDS);
+      const face = font.font;
+      if (face instanceof FontFace) font.layoutRun = face.layoutScaled;
       bounded.add(font);
     }
     return doc;
   };
+}
+
+/** The parts of pdfkit's EmbeddedFont set here (internal, pdfkit 0.20). */
+interface EmbeddedFont {
+  font?: unknown;
+  layoutCache?: object;
+  layoutRun?: (text: string, features?: unknown) => unknown;
 }
 
 /** An object pdfkit can read and write like its plain cache, holding at most `max` entries. */
