@@ -1,4 +1,5 @@
 import { FontFace } from "../text/font-face.js";
+import { type EmbeddedFont, encodeOurWay } from "./font-encoding.js";
 import type { Doc } from "./doc.js";
 
 /** Words whose layout each font of a document keeps; past this the cache starts afresh. */
@@ -18,7 +19,8 @@ const MAX_CACHED_WORD_CHARS = 64;
  *
  * pdfkit creates a font's cache when the font is first selected, so `doc.font` is wrapped to replace it.
  * There a font of ours also gets its words from the face's own cache, kept across documents and already
- * in the form pdfkit's `layoutRun` would make (text/shaping.ts).
+ * in the form pdfkit's `layoutRun` would make (text/shaping.ts), and lays lines out without copying them
+ * word by word (render/font-encoding.ts).
  */
 export function boundLayoutCaches(doc: Doc): void {
   const bounded = new WeakSet<object>();
@@ -28,19 +30,11 @@ export function boundLayoutCaches(doc: Doc): void {
     const font = (doc as unknown as { _font?: EmbeddedFont })._font;
     if (font && !bounded.has(font)) {
       if (font.layoutCache) font.layoutCache = boundedCache(MAX_CACHED_WORDS);
-      const face = font.font;
-      if (face instanceof FontFace) font.layoutRun = face.layoutScaled;
+      if (font.font instanceof FontFace) encodeOurWay(font, font.font);
       bounded.add(font);
     }
     return doc;
   };
-}
-
-/** The parts of pdfkit's EmbeddedFont set here (internal, pdfkit 0.20). */
-interface EmbeddedFont {
-  font?: unknown;
-  layoutCache?: object;
-  layoutRun?: (text: string, features?: unknown) => unknown;
 }
 
 /** An object pdfkit can read and write like its plain cache, holding at most `max` entries. */

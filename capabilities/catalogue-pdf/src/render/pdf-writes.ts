@@ -25,25 +25,40 @@ const CHUNK = 64 * 1024;
 export function batchWrites(doc: Doc): void {
   const internals = doc as unknown as Internals;
   let chunks: Uint8Array[] = [];
+  // Lines written since the last bytes, converted together (one byte a character, as pdfkit converts them).
+  let text = "";
   let gathered = 0;
   const push = internals.push.bind(doc);
+  const settleText = () => {
+    if (text === "") return;
+    chunks.push(Buffer.from(text, "latin1"));
+    text = "";
+  };
   const flush = () => {
+    settleText();
     if (gathered === 0) return;
     push(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, gathered));
     chunks = [];
     gathered = 0;
   };
   internals._write = (data) => {
-    const bytes = typeof data === "string" ? Buffer.from(`${data}\n`, "latin1") : data;
-    internals._offset += bytes.length;
-    // A large stream (an image) goes out as it is, not copied into a chunk.
-    if (bytes.length >= CHUNK) {
-      flush();
-      push(bytes);
+    if (typeof data === "string") {
+      text += `${data}\n`;
+      internals._offset += data.length + 1;
+      gathered += data.length + 1;
+      if (gathered >= CHUNK) flush();
       return;
     }
-    chunks.push(bytes);
-    gathered += bytes.length;
+    internals._offset += data.length;
+    // A large stream (an image) goes out as it is, not copied into a chunk.
+    if (data.length >= CHUNK) {
+      flush();
+      push(data);
+      return;
+    }
+    settleText();
+    chunks.push(data);
+    gathered += data.length;
     if (gathered >= CHUNK) flush();
   };
   internals.push = (chunk) => {

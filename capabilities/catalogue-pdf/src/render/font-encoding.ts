@@ -1,0 +1,83 @@
+import type { CidSubset, FontFace } from "../text/font-face.js";
+import type { ScaledPosition, ScaledRun, ShapedGlyph } from "../text/shaping.js";
+
+// pdfkit's EmbeddedFont lays a string out word by word, concatenating each word's glyphs and positions
+// onto copies of the arrays so far, and writes each glyph's code as a new string: a line of 15 words made
+// 30 arrays and a string per glyph, in every document. For the fonts of ours (FontFace) the same results
+// are built here by appending, with each code's string made once.
+
+/** The parts of pdfkit's EmbeddedFont replaced or read here (internal, pdfkit 0.20). */
+export interface EmbeddedFont {
+  font?: unknown;
+  scale: number;
+  subset: CidSubset;
+  widths: number[];
+  unicode: number[][];
+  layoutCache?: object;
+  layoutRun(text: string, features?: unknown): ScaledRun;
+  layoutCached(text: string): ScaledRun;
+  layout(text: string, features?: unknown, onlyWidth?: boolean): Laid;
+  encode(text: string, features?: unknown): [string[], readonly ScaledPosition[]];
+}
+
+/** A laid-out string (no arrays when only its width was asked for). */
+interface Laid {
+  glyphs: readonly ShapedGlyph[] | null;
+  positions: readonly ScaledPosition[] | null;
+  advanceWidth: number;
+}
+
+/** Makes `font` (an EmbeddedFont of `face`) lay out and encode as pdfkit does, from `face`'s shared runs. */
+export function encodeOurWay(font: EmbeddedFont, face: FontFace): void {
+  font.layoutRun = face.layoutScaled as EmbeddedFont["layoutRun"];
+  font.layout = layout;
+  font.encode = encode;
+}
+
+/** pdfkit's `layout`: each word with the spaces after it from the cache, summed in order. */
+function layout(this: EmbeddedFont, text: string, features?: unknown, onlyWidth?: boolean): Laid {
+  if (features) return this.layoutRun(text, features);
+  const glyphs: ShapedGlyph[] | null = onlyWidth ? null : [];
+  const positions: ScaledPosition[] | null = onlyWidth ? null : [];
+  let advanceWidth = 0;
+  let last = 0;
+  for (let index = 0; index <= text.length; index++) {
+    const unit = text.charCodeAt(index);
+    const end = index === text.length;
+    if (!(end ? last < index : unit === 0x20 || unit === 0x09)) continue;
+    const run = this.layoutCached(text.slice(last, index + 1));
+    if (glyphs && positions) {
+      for (const glyph of run.glyphs) glyphs.push(glyph);
+      for (const position of run.positions) positions.push(position);
+    }
+    advanceWidth += run.advanceWidth;
+    last = index + 1;
+  }
+  return { glyphs, positions, advanceWidth };
+}
+
+/** pdfkit's `encode`: the glyphs' codes in this document (4 hex digits each), noting each code's width and text. */
+function encode(this: EmbeddedFont, text: string, features?: unknown): [string[], readonly ScaledPosition[]] {
+  const { glyphs, positions } = this.layout(text, features) as ScaledRun;
+  const codes: string[] = new Array(glyphs.length);
+  for (let i = 0; i < glyphs.length; i++) {
+    const glyph = glyphs[i]!;
+    const gid = this.subset.includeGlyph(glyph.id);
+    codes[i] = hex4(gid);
+    if (this.widths[gid] == null) this.widths[gid] = glyph.advanceWidth * this.scale;
+    if (this.unicode[gid] == null) this.unicode[gid] = glyph.codePoints;
+  }
+  return [codes, positions];
+}
+
+const HEX: string[] = [];
+
+/** A code as pdfkit writes it: its last four hex digits. */
+function hex4(code: number): string {
+  let hex = HEX[code];
+  if (hex === undefined) {
+    hex = `0000${code.toString(16)}`.slice(-4);
+    if (code < 0x10000) HEX[code] = hex;
+  }
+  return hex;
+}
