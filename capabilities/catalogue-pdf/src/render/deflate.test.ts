@@ -1,6 +1,6 @@
 import { deflateSync, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { deflate } from "./deflate.js";
+import { deflate, MIN_DEFLATED, streamBytes } from "./deflate.js";
 
 describe("deflate", () => {
   it("gives back the input, as small as zlib's default tables make it, from a few bytes to past the largest window", () => {
@@ -15,5 +15,14 @@ describe("deflate", () => {
 
   it("takes a string as UTF-8, as zlib does", () => {
     expect(inflateSync(deflate("Grüße")).toString("utf8")).toBe("Grüße");
+  });
+
+  it("leaves a short stream as it is, and deflates a longer one", () => {
+    const short = Buffer.alloc(MIN_DEFLATED - 1, "a");
+    expect(streamBytes(short)).toEqual({ data: short, filter: "" });
+    const long = Buffer.alloc(MIN_DEFLATED, "a");
+    const { data, filter } = streamBytes(long);
+    expect(filter).toBe(" /Filter /FlateDecode");
+    expect(inflateSync(data).equals(long)).toBe(true);
   });
 });
