@@ -1,9 +1,10 @@
 import type { Run } from "../document/inline.js";
 import { bidiHeight, needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
-import { fontRuns } from "../text/font-runs.js";
+import { fontRuns, inOneFace } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
+import { widthInFace } from "./font-encoding.js";
 import { drawPlain } from "./plain-text.js";
 
 /** Type sizes, colours and spacing of every document (one calm, readable style). */
@@ -223,6 +224,7 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
 
 /** The width of one line of text in a face, each character in the font that sets it. */
 export function textWidth(doc: Doc, text: string, face: FontKey, size: number): number {
+  if (inOneFace(text, face)) return widthInFace(fonts()[face], text, size);
   let width = 0;
   for (const piece of fontRuns(text, face, textOf(doc).order)) width += useFont(doc, piece, size).widthOfString(piece.text);
   return width;
