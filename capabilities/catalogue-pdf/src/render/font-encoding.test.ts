@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { widthInFace } from "./font-encoding.js";
 import { fonts, registerFaces } from "./fonts.js";
 import { boundLayoutCaches } from "./layout-cache.js";
+import { brokenHeight } from "./line-break.js";
 import type { Doc } from "./doc.js";
 
 /** A document set up as render-document.ts sets one up, as far as fonts go. */
@@ -33,5 +34,36 @@ describe("our fonts in pdfkit", () => {
     expect(positions).toHaveLength(7);
     expect(positions[0]!.xAdvance).toBeCloseTo(612.79, 1);
     expect(positions[0]!.advanceWidth).toBe(positions[0]!.xAdvance);
+  });
+
+  it("give a paragraph the height pdfkit's heightOfString gives it, line for line", () => {
+    const doc = newDoc();
+    const text = "Hiermit kündige ich den Mietvertrag für die Wohnung an der Bahnhofstraße 12 fristgerecht zum 31. März 2027. ".repeat(3);
+    for (const face of ["regular", "bold", "italic"] as const) {
+      for (const width of [120, 300, 483]) {
+        for (const [size, lineGap] of [
+          [10.5, 2.5],
+          [15, 0],
+          [9, 1],
+        ] as const) {
+          const run = { text, bold: face === "bold", italic: face === "italic", code: false };
+          const expected = doc.font(face).fontSize(size).heightOfString(text, { width, lineGap });
+          const height = brokenHeight(doc, [run], width, size, lineGap);
+          // At 120 pt a long word may not fit a line: pdfkit breaks inside it, and brokenHeight leaves it to pdfkit.
+          if (width > 120) expect(height, `${face} ${width} ${size}`).toBe(expected);
+          else expect([undefined, expected], `${face} ${width} ${size}`).toContain(height);
+        }
+      }
+    }
+  });
+
+  it("leave to pdfkit what our line breaking can't say: several faces, code, line breaks, nothing", () => {
+    const doc = newDoc();
+    const run = (text: string, style: Partial<{ bold: boolean; code: boolean }> = {}) => ({ text, bold: false, italic: false, code: false, ...style });
+    expect(brokenHeight(doc, [run("a "), run("b", { bold: true })], 100, 10, 0)).toBeUndefined();
+    expect(brokenHeight(doc, [run("x", { code: true })], 100, 10, 0)).toBeUndefined();
+    expect(brokenHeight(doc, [run("one\ntwo")], 100, 10, 0)).toBeUndefined();
+    expect(brokenHeight(doc, [run("")], 100, 10, 0)).toBeUndefined();
+    expect(brokenHeight(doc, [], 100, 10, 0)).toBeUndefined();
   });
 });

@@ -127,3 +127,23 @@ export function writeBroken(doc: Doc, runs: readonly Run[], options: RunsOptions
   doc.fillColor(STYLE.text);
   return true;
 }
+
+/**
+ * The height pdfkit's `heightOfString` gives runs all in one DejaVu text face (no code) at `size`, from
+ * {@link breakLines}'s lines instead of pdfkit's wrapper (the same breaks, and the same sum, line by line);
+ * undefined where breakLines can't say. Selects the face at `size`, as heightOfString leaves it.
+ */
+export function brokenHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number): number | undefined {
+  const face = runs[0] ? fontKeyFor(runs[0]) : undefined;
+  if (!face || runs.some((run) => run.code || fontKeyFor(run) !== face) || runs.every((run) => run.text === "") || runs.some((run) => LINE_END.test(run.text))) return undefined;
+  const lines = breakLines(runs, width, () => size, measurer(doc));
+  if (!lines) return undefined;
+  const lineHeight = doc.font(face).fontSize(size).currentLineHeight(true);
+  const gap = lineGap || (doc as unknown as { _lineGap?: number })._lineGap || 0;
+  const start = doc.y;
+  let y = start;
+  for (let i = 0; i < lines.length; i++) y += lineHeight + gap;
+  return y - start;
+}
+
+const LINE_END = /[\n\r\v\f\u0085\u2028\u2029]/;

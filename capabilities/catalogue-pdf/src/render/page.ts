@@ -5,6 +5,7 @@ import { fontRuns, inOneFace } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
 import { widthInFace } from "./font-encoding.js";
+import { brokenHeight } from "./line-break.js";
 import { drawPlain } from "./plain-text.js";
 
 /** Type sizes, colours and spacing of every document (one calm, readable style). */
@@ -233,6 +234,9 @@ export function textWidth(doc: Doc, text: string, face: FontKey, size: number): 
 /** The height runs take when written with {@link writeRuns}, measured in the widest face they use. */
 export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
   if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
+  // One face: measured by our line breaking, as writeBroken sets it (pdfkit's wrapper measures each word again).
+  const broken = brokenHeight(doc, runs, width, size, lineGap);
+  if (broken !== undefined) return broken;
   // Measured as written: with the break opportunities writeRuns gives long words (else quadratic, see there).
   const text = breakableLongWords(runs.map((r) => r.text).join("") || " ");
   const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));

@@ -15,7 +15,7 @@ import { objectStreams } from "./object-streams.js";
 import { batchWrites } from "./pdf-writes.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, type RunsOptions, STYLE, writeRuns } from "./page.js";
-import { writeBroken } from "./line-break.js";
+import { brokenHeight, writeBroken } from "./line-break.js";
 import type { Doc } from "./doc.js";
 import { writePageFurniture } from "./page-furniture.js";
 import { startTags, tagsOf } from "./tags.js";
@@ -159,8 +159,7 @@ function writeText(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
 /** Writes a section heading (a link target and an outline entry); returns the page it is on. */
 function writeHeading(doc: Doc, heading: string, s: number): number {
   const { left, width } = area(doc);
-  doc.font("bold").fontSize(STYLE.heading);
-  const height = doc.heightOfString(heading, { width });
+  const height = brokenHeight(doc, [runOf(heading, "bold")], width, STYLE.heading, 0) ?? doc.font("bold").fontSize(STYLE.heading).heightOfString(heading, { width });
   // Keep a heading with the first lines of what follows it.
   ensureSpace(doc, height + 48);
   if (doc.y > area(doc).top + 1) doc.y += 6;
