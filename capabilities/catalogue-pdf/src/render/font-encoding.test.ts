@@ -1,6 +1,6 @@
 import PDFDocument from "pdfkit";
 import { describe, expect, it } from "vitest";
-import { widthInFace } from "./font-encoding.js";
+import { type EmbeddedFont, num, plainLine, widthInFace } from "./font-encoding.js";
 import { fonts, registerFaces } from "./fonts.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { brokenHeight } from "./line-break.js";
@@ -65,5 +65,25 @@ describe("our fonts in pdfkit", () => {
     expect(brokenHeight(doc, [run("one\ntwo")], 100, 10, 0)).toBeUndefined();
     expect(brokenHeight(doc, [run("")], 100, 10, 0)).toBeUndefined();
     expect(brokenHeight(doc, [], 100, 10, 0)).toBeUndefined();
+  });
+
+  it("give a line's TJ operands and advance in one pass as pdfkit's encode and a loop over its arrays give them", () => {
+    const text = "AVAWA Tour, office ﬁnal — Wohnungsübergabe\tam 30. März";
+    const fontOf = (doc: Doc) => (doc.font("regular").fontSize(10.5) as unknown as { _font: EmbeddedFont })._font;
+    const fused = plainLine(fontOf(newDoc()), text, 10.5)!;
+    // The same line the long way, in a document of its own (codes are numbered per document).
+    const [codes, positions] = fontOf(newDoc()).encode(text);
+    const operands: string[] = [];
+    let last = 0;
+    let advance = 0;
+    positions.forEach((p, i) => {
+      advance += p.xAdvance * (10.5 / 1000);
+      if (p.xAdvance - p.advanceWidth !== 0 || i === positions.length - 1) {
+        operands.push(`<${codes.slice(last, i + 1).join("")}> ${num(p.advanceWidth - p.xAdvance)}`);
+        last = i + 1;
+      }
+    });
+    expect(fused).toEqual({ operands: operands.join(" "), advance });
+    expect(operands.length).toBeGreaterThan(1);
   });
 });

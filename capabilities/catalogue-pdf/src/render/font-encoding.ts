@@ -87,6 +87,58 @@ function encode(this: EmbeddedFont, text: string, features?: unknown): [string[]
   return [codes, positions];
 }
 
+/** Whether `font` lays out and encodes the way of this module (a font of ours). */
+export function encodesOurWay(font: object): font is EmbeddedFont {
+  return (font as Partial<EmbeddedFont>).encode === encode;
+}
+
+/** A line's TJ operands and its advance, as render/plain-text.ts writes them. */
+export interface PlainLine {
+  operands: string;
+  advance: number;
+}
+
+/**
+ * What `encode(text)` and then plain-text.ts's loop over its arrays make of a line (the codes of each
+ * stretch of glyphs set on their advances, followed by the kerning after it; the advance at `size`), in one
+ * pass over the words' shared runs, without the line's arrays of glyphs, positions and codes. Undefined
+ * when a glyph is placed off its advance (such a line is pdfkit's to draw).
+ */
+export function plainLine(font: EmbeddedFont, text: string, size: number): PlainLine | undefined {
+  const scale = size / 1000;
+  let operands = "";
+  let codes = "";
+  let advance = 0;
+  let kerning = 0;
+  let last = 0;
+  for (let index = 0; index <= text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (!(index === text.length ? last < index : unit === 0x20 || unit === 0x09)) continue;
+    const run = font.layoutCached(text.slice(last, index + 1));
+    last = index + 1;
+    for (let g = 0; g < run.glyphs.length; g++) {
+      const glyph = run.glyphs[g]!;
+      const { xAdvance, advanceWidth, xOffset, yOffset } = run.positions[g]!;
+      if (xOffset || yOffset) return undefined;
+      const gid = font.subset.includeGlyph(glyph.id);
+      codes += hex4(gid);
+      if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
+      if (font.unicode[gid] == null) font.unicode[gid] = glyph.codePoints;
+      advance += xAdvance * scale;
+      kerning = advanceWidth - xAdvance;
+      if (xAdvance - advanceWidth !== 0) {
+        operands += `${operands ? " " : ""}<${codes}> ${num(kerning)}`;
+        codes = "";
+      }
+    }
+  }
+  if (codes) operands += `${operands ? " " : ""}<${codes}> ${num(kerning)}`;
+  return { operands, advance };
+}
+
+/** pdfkit's number format in content streams. */
+export const num = (n: number) => Math.round(n * 1e6) / 1e6;
+
 const HEX: string[] = [];
 
 /** A code as pdfkit writes it: its last four hex digits. */
