@@ -1,9 +1,11 @@
 import type { Run } from "../document/inline.js";
 import { bidiHeight, needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
-import { fontRuns } from "../text/font-runs.js";
+import { fontRuns, inOneFace } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
+import { widthInFace } from "./font-encoding.js";
+import { brokenHeight } from "./line-break.js";
 import { drawPlain } from "./plain-text.js";
 
 /** Type sizes, colours and spacing of every document (one calm, readable style). */
@@ -223,6 +225,7 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
 
 /** The width of one line of text in a face, each character in the font that sets it. */
 export function textWidth(doc: Doc, text: string, face: FontKey, size: number): number {
+  if (inOneFace(text, face)) return widthInFace(fonts()[face], text, size);
   let width = 0;
   for (const piece of fontRuns(text, face, textOf(doc).order)) width += useFont(doc, piece, size).widthOfString(piece.text);
   return width;
@@ -231,6 +234,9 @@ export function textWidth(doc: Doc, text: string, face: FontKey, size: number): 
 /** The height runs take when written with {@link writeRuns}, measured in the widest face they use. */
 export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
   if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
+  // One face: measured by our line breaking, as writeBroken sets it (pdfkit's wrapper measures each word again).
+  const broken = brokenHeight(doc, runs, width, size, lineGap);
+  if (broken !== undefined) return broken;
   // Measured as written: with the break opportunities writeRuns gives long words (else quadratic, see there).
   const text = breakableLongWords(runs.map((r) => r.text).join("") || " ");
   const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));
