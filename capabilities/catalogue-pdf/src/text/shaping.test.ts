@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fontRuns } from "./font-runs.js";
-import { directionOf, RIGHT_TO_LEFT, type ScaledRun, type ShapedRun } from "./shaping.js";
+import { directionOf, RIGHT_TO_LEFT, type ScaledRun, type ShapedRun, sharedRuns } from "./shaping.js";
 
 const layout = (text: string, features?: string[]) => {
   const [run] = fontRuns(text, "regular");
@@ -57,5 +57,19 @@ describe("shaping with HarfBuzz", () => {
     );
     expect(scaled.advanceWidth).toBe(unscaled.positions.reduce((width, p) => width + p.xAdvance * scale, 0));
     expect(face.layoutScaled("Wohnungsübergabe")).toBe(scaled);
+  });
+
+  it("keeps shaped words across documents only within a bound in characters shared by every face", () => {
+    const face = (key: "regular" | "bold") => fontRuns("x", key)[0]!.font as unknown as { layoutScaled(text: string): ScaledRun };
+    const regular = face("regular");
+    const bold = face("bold");
+    const kept = regular.layoutScaled("Wohnungsübergabe");
+    expect(regular.layoutScaled("Wohnungsübergabe")).toBe(kept);
+    // Unique 48-character words in another face, past the shared bound: every face starts afresh.
+    const words = Math.ceil(sharedRuns.maxChars / 48) + 1;
+    for (let i = 0; i < words; i++) bold.layoutScaled(`${i}`.padStart(48, "w"));
+    expect(sharedRuns.chars).toBeLessThanOrEqual(sharedRuns.maxChars);
+    expect(regular.layoutScaled("Wohnungsübergabe")).not.toBe(kept);
+    expect(regular.layoutScaled("Wohnungsübergabe")).toEqual(kept);
   });
 });

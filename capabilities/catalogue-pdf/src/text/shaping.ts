@@ -97,26 +97,55 @@ export function shapeWithHarfBuzz(font: FontFace): void {
   font.layout = (text: string, features?: unknown) => shape(text, rightToLeft(text, features));
   // Shaped words as pdfkit uses them, kept across documents (pdfkit's own cache lives for one document)
   // and shared by every caller, as pdfkit only reads them: a letter's words repeat from call to call, and
-  // neither copying nor scaling them again makes garbage. Bounded like pdfkit's (see render/layout-cache.ts).
+  // neither copying nor scaling them again makes garbage. Bounded in characters across every face (see
+  // `sharedRuns`), since what it holds outlives the documents that filled it.
   const scale = 1000 / font.unitsPerEm;
   let cache = new Map<string, ScaledRun>();
+  let generation = sharedRuns.generation;
+  const current = () => {
+    if (generation !== sharedRuns.generation) {
+      cache = new Map();
+      generation = sharedRuns.generation;
+    }
+    return cache;
+  };
   font.layoutScaled = (text: string, features?: unknown) => {
     const rtl = rightToLeft(text, features);
     const key = rtl ? `\u0000${text}` : text;
-    let run = cache.get(key);
+    let run = current().get(key);
     if (!run) {
       run = scaled(shape(text, rtl), scale);
-      if (text.length <= MAX_CACHED_CHARS) {
-        if (cache.size >= MAX_CACHED_RUNS) cache = new Map();
-        cache.set(key, run);
+      if (text.length <= MAX_CACHED_WORD_CHARS) {
+        sharedRuns.add(text.length);
+        current().set(key, run);
       }
     }
     return run;
   };
 }
 
-const MAX_CACHED_RUNS = 4_000;
-const MAX_CACHED_CHARS = 64;
+/** Longer words are not kept: real words are short, and a long "word" is hashes or base64. */
+const MAX_CACHED_WORD_CHARS = 64;
+
+/**
+ * The characters of shaped words the faces keep between them, about 180 bytes each (measured with
+ * 48-character words): text of unique words (base64 in spaced chunks, say) would otherwise leave tens of
+ * MB per face after its document ended. Past the bound every face starts afresh (a new generation). The
+ * bench's letter adds about 700 characters, its 20-page report about 4,000 (so at most ~6 MB are held).
+ */
+export const sharedRuns = {
+  maxChars: 32_768,
+  chars: 0,
+  generation: 0,
+  /** Counts `chars` more characters in, starting a new generation first when they would pass the bound. */
+  add(chars: number): void {
+    if (this.chars + chars > this.maxChars) {
+      this.generation++;
+      this.chars = 0;
+    }
+    this.chars += chars;
+  },
+};
 
 /** `run` as pdfkit's `layoutRun` makes it (the same multiplications, so the same numbers). */
 function scaled(run: ShapedRun, scale: number): ScaledRun {
