@@ -74,9 +74,13 @@ export async function sideBySide(peerServer: string, only?: "report") {
     await timed(side, c.letter);
     await timed(side, c.report);
   }
+  // Each side goes first in every other round: the side going first after the reports would otherwise
+  // always take its letter after the other side's report (its process idle meanwhile, the double just
+  // done with a large download), the other side never.
   for (let round = 0; round < ROUNDS; round++) {
-    for (const { c, side } of running) f[c.name].letter.push(await timed(side, c.letter));
-    for (const { c, side } of running) f[c.name].report.push(await timed(side, c.report));
+    const order = round % 2 === 0 ? running : [...running].reverse();
+    for (const { c, side } of order) f[c.name].letter.push(await timed(side, c.letter));
+    for (const { c, side } of order) f[c.name].report.push(await timed(side, c.report));
   }
   for (const { c, side } of running) {
     f[c.name].afterWorkRss = side.peakRss();

@@ -82,9 +82,22 @@ describe("artifact eviction in a burst", () => {
     const inputs = [await uploaded(4 * MiB), await uploaded(4 * MiB)];
     const pending = inputs.map(digestLater);
     await untilWaiting(2);
-    await expect(call(h.client, "make_file", { size: MiB })).rejects.toThrow("the capability's artifact memory (8 MiB) is held by the files of calls in progress; try again shortly");
+    await expect(call(h.client, "make_file", { size: MiB })).rejects.toThrow(
+      "the capability's artifact memory (8 MiB) is full with files in use (by running calls, or just uploaded or made); send fewer or smaller files at once, or try again shortly",
+    );
     gate.resolve();
     for (const res of await Promise.all(pending)) expect(res.error).toBe("");
     expect((await call(h.client, "make_file", { size: MiB })).artifact.capability_artifact_id).toMatch(/^[0-9a-f]{32}$/);
+  });
+  it("tells a late download that its file was dropped to make room, not that the id is unknown", async () => {
+    const first = await call(h.client, "make_file", { size: 4 * MiB });
+    const id = first.artifact.capability_artifact_id;
+    expect(Buffer.concat((await download(h.client, id)).map((c) => c.data)).byteLength).toBe(4 * MiB);
+    // Two more 4 MiB outputs, downloaded too, through the 8 MiB store: the oldest downloaded one goes first.
+    for (let i = 0; i < 2; i++) await download(h.client, (await call(h.client, "make_file", { size: 4 * MiB })).artifact.capability_artifact_id);
+    const again = await download(h.client, id);
+    expect(again.at(-1)?.error).toBe(`artifact "${id}" was dropped from the capability's memory, which files of calls running at once had filled; make it again`);
+    const unknown = await download(h.client, "f".repeat(32));
+    expect(unknown.at(-1)?.error).toMatch(/^unknown or expired artifact id/);
   });
 });

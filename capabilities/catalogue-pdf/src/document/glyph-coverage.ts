@@ -5,7 +5,11 @@ export interface GlyphSource {
 
 // Characters that never need a glyph: layout controls we handle or that draw nothing (joiners and
 // variation selectors are read by the shaping engine), and bidi controls.
-const INVISIBLE = /[\t\n\r\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2069\uFE00-\uFE0F\uFEFF]/u;
+function invisible(c: number): boolean {
+  return (
+    c === 0x09 || c === 0x0a || c === 0x0d || c === 0xad || (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x2069) || (c >= 0xfe00 && c <= 0xfe0f) || c === 0xfeff
+  );
+}
 
 /** A character no shipped font can show. */
 export interface MissingGlyph {
@@ -15,16 +19,21 @@ export interface MissingGlyph {
 
 /**
  * The distinct characters of `text` that `font` has no glyph for, in order of first appearance. Used
- * before rendering so that nothing is drawn as empty boxes.
+ * before rendering so that nothing is drawn as empty boxes. Every character of every document passes
+ * here: read by code point, without making a string or a set of each (`font` answers fast when asked
+ * again, see document/prepare.ts).
  */
 export function missingGlyphs(text: string, font: GlyphSource): MissingGlyph[] {
-  const seen = new Set<number>();
   const missing: MissingGlyph[] = [];
-  for (const char of text) {
-    const codePoint = char.codePointAt(0)!;
-    if (seen.has(codePoint) || INVISIBLE.test(char)) continue;
-    seen.add(codePoint);
-    if (!font.hasGlyphForCodePoint(codePoint)) missing.push({ char, codePoint });
+  let reported: Set<number> | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const codePoint = text.codePointAt(i)!;
+    if (codePoint > 0xffff) i++;
+    if (invisible(codePoint) || font.hasGlyphForCodePoint(codePoint)) continue;
+    reported ??= new Set();
+    if (reported.has(codePoint)) continue;
+    reported.add(codePoint);
+    missing.push({ char: String.fromCodePoint(codePoint), codePoint });
   }
   return missing;
 }

@@ -38,4 +38,12 @@ describe("glyph coverage of the shipped fonts", () => {
     const missing = missingGlyphs("ሰላም ሰ \uE000", coverage().regular);
     expect(describeMissing(missing)).toBe('"ሰ" (U+1230, Ethiopic script), "ላ" (U+120B, Ethiopic script), "ም" (U+121D, Ethiopic script), "\uE000" (U+E000, private use)');
   });
+
+  it("reads characters beyond the BMP whole, and skips the controls that draw nothing", () => {
+    const missing = missingGlyphs("a\u{1D11E}\u200D\t\uFE0F\u{1D11E}b\u{10380}", coverage().regular);
+    expect(missing).toEqual([
+      { char: "\u{1D11E}", codePoint: 0x1d11e },
+      { char: "\u{10380}", codePoint: 0x10380 },
+    ]);
+  });
 });

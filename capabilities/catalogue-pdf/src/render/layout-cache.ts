@@ -1,3 +1,5 @@
+import { FontFace } from "../text/font-face.js";
+import { type EmbeddedFont, encodeOurWay } from "./font-encoding.js";
 import type { Doc } from "./doc.js";
 
 /** Words whose layout each font of a document keeps; past this the cache starts afresh. */
@@ -16,15 +18,19 @@ const MAX_CACHED_WORD_CHARS = 64;
  * the cache prose renders four to five times slower; a bounded one keeps both.
  *
  * pdfkit creates a font's cache when the font is first selected, so `doc.font` is wrapped to replace it.
+ * There a font of ours also gets its words from the face's own cache, kept across documents and already
+ * in the form pdfkit's `layoutRun` would make (text/shaping.ts), and lays lines out without copying them
+ * word by word (render/font-encoding.ts).
  */
 export function boundLayoutCaches(doc: Doc): void {
   const bounded = new WeakSet<object>();
   const select = doc.font.bind(doc) as (...args: unknown[]) => Doc;
   (doc as { font: (...args: unknown[]) => Doc }).font = (...args: unknown[]) => {
     select(...args);
-    const font = (doc as unknown as { _font?: { layoutCache?: object } })._font;
-    if (font?.layoutCache && !bounded.has(font)) {
-      font.layoutCache = boundedCache(MAX_CACHED_WORDS);
+    const font = (doc as unknown as { _font?: EmbeddedFont })._font;
+    if (font && !bounded.has(font)) {
+      if (font.layoutCache) font.layoutCache = boundedCache(MAX_CACHED_WORDS);
+      if (font.font instanceof FontFace) encodeOurWay(font, font.font);
       bounded.add(font);
     }
     return doc;

@@ -106,19 +106,44 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
 const sameStyle = (a: Run, b: Run) => a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link;
 
 /**
- * Writes a paragraph's or list item's runs as {@link breakLines} breaks them, line by line with
- * {@link writeLine}, when it can: left-aligned text in DejaVu's (same-height) text faces, no code, that
- * ends on this page. Returns false, having drawn nothing, for everything else (pdfkit's wrapper then
- * sets it, across pages if need be).
+ * Writes a paragraph's, list item's, title's or heading's runs as {@link breakLines} breaks them, line by
+ * line with {@link writeLine}, when it can: left-aligned text in DejaVu's (same-height) text faces, no
+ * code, that ends on this page. Returns false, having drawn nothing, for everything else (pdfkit's wrapper
+ * then sets it, across pages if need be). Of `first`, only a named destination is kept (a heading's),
+ * placed where pdfkit's first fragment would place it.
  */
 export function writeBroken(doc: Doc, runs: readonly Run[], options: RunsOptions): boolean {
-  if (runs.length === 0 || options.first || (options.align ?? "left") !== "left" || runs.some((run) => run.code) || needsOwnLayout(doc, runs)) return false;
+  const { destination, ...otherFirst } = (options.first ?? {}) as { destination?: string };
+  if (runs.length === 0 || Object.keys(otherFirst).length > 0 || (options.align ?? "left") !== "left" || runs.some((run) => run.code) || needsOwnLayout(doc, runs)) {
+    return false;
+  }
   const lines = breakLines(runs, options.width, () => options.size, measurer(doc));
   if (!lines) return false;
   const lineHeight = doc.font("regular").fontSize(options.size).currentLineHeight(true) + (options.lineGap ?? STYLE.lineGap);
   if (doc.y + lines.length * lineHeight > area(doc).bottom) return false;
+  if (destination !== undefined) doc.addNamedDestination(destination, "XYZ", options.x, doc.y, null);
   const color = { fill: "" };
   for (const line of lines) writeLine(doc, line.runs, line.width, options, color);
   doc.fillColor(STYLE.text);
   return true;
 }
+
+/**
+ * The height pdfkit's `heightOfString` gives runs all in one DejaVu text face (no code) at `size`, from
+ * {@link breakLines}'s lines instead of pdfkit's wrapper (the same breaks, and the same sum, line by line);
+ * undefined where breakLines can't say. Selects the face at `size`, as heightOfString leaves it.
+ */
+export function brokenHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number): number | undefined {
+  const face = runs[0] ? fontKeyFor(runs[0]) : undefined;
+  if (!face || runs.some((run) => run.code || fontKeyFor(run) !== face) || runs.every((run) => run.text === "") || runs.some((run) => LINE_END.test(run.text))) return undefined;
+  const lines = breakLines(runs, width, () => size, measurer(doc));
+  if (!lines) return undefined;
+  const lineHeight = doc.font(face).fontSize(size).currentLineHeight(true);
+  const gap = lineGap || (doc as unknown as { _lineGap?: number })._lineGap || 0;
+  const start = doc.y;
+  let y = start;
+  for (let i = 0; i < lines.length; i++) y += lineHeight + gap;
+  return y - start;
+}
+
+const LINE_END = /[\n\r\v\f\u0085\u2028\u2029]/;

@@ -1,5 +1,5 @@
-import { deflateSync } from "node:zlib";
 import type { Doc } from "./doc.js";
+import { streamBytes } from "./deflate.js";
 
 // pdfkit writes every object on its own, uncompressed unless it is a stream, with a classic cross-reference
 // table. A tagged table-heavy report has one structure element per cell: 2,800 small dictionaries, about
@@ -59,10 +59,10 @@ export function objectStreams(doc: Doc): (ref: unknown) => void {
       body += `${object.body}\n`;
       stored.set(object.id, { stream: id, index });
     });
-    const data = deflateSync(Buffer.from(`${header}\n${body}`, "latin1"));
+    const { data, filter } = streamBytes(Buffer.from(`${header}\n${body}`, "latin1"));
     writer._offsets[id - 1] = writer._offset;
     writer._write(`${id} 0 obj`);
-    writer._write(`<< /Type /ObjStm /N ${pending.length} /First ${header.length + 1} /Filter /FlateDecode /Length ${data.length} >>`);
+    writer._write(`<< /Type /ObjStm /N ${pending.length} /First ${header.length + 1}${filter} /Length ${data.length} >>`);
     writer._write("stream");
     writer._write(data);
     writer._write("\nendstream\nendobj");
@@ -114,10 +114,10 @@ function writeXrefStream(writer: Writer, stored: ReadonlyMap<number, Stored>): v
       table.writeUInt32BE(at, entry + 1);
     }
   });
-  const data = deflateSync(table);
+  const { data, filter } = streamBytes(table);
   const hex = Buffer.from(writer._id).toString("hex");
   writer._write(`${id} 0 obj`);
-  writer._write(`<< /Type /XRef /Size ${size} /W [1 4 2] /Root ${String(writer._root)} /Info ${String(writer._info)} /ID [<${hex}> <${hex}>] /Filter /FlateDecode /Length ${data.length} >>`);
+  writer._write(`<< /Type /XRef /Size ${size} /W [1 4 2] /Root ${String(writer._root)} /Info ${String(writer._info)} /ID [<${hex}> <${hex}>]${filter} /Length ${data.length} >>`);
   writer._write("stream");
   writer._write(data);
   writer._write("\nendstream\nendobj");

@@ -1,9 +1,10 @@
 import type { Run } from "../document/inline.js";
-import { bidiHeight, needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
+import { needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
-import { fontRuns } from "../text/font-runs.js";
+import { fontRuns, inOneFace } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
+import { widthInFace } from "./font-encoding.js";
 import { drawPlain } from "./plain-text.js";
 
 /** Type sizes, colours and spacing of every document (one calm, readable style). */
@@ -139,7 +140,7 @@ export function writeLine(doc: Doc, runs: readonly Run[], lineWidth: number, opt
   doc.y = y + doc.currentLineHeight(true) + (options.lineGap ?? STYLE.lineGap);
 }
 
-const sizeOf = (run: Run, options: Pick<RunsOptions, "size" | "codeSize">) => (run.code ? (options.codeSize ?? options.size * 0.92) : options.size);
+export const sizeOf = (run: Run, options: Pick<RunsOptions, "size" | "codeSize">) => (run.code ? (options.codeSize ?? options.size * 0.92) : options.size);
 
 /** DejaVu's ascent at `size`: where the baseline sits below the top of a line. */
 function ascentOf(size: number): number {
@@ -163,7 +164,7 @@ function bidiStyle(options: RunsOptions): BidiStyle {
  * characters. pdfkit otherwise breaks such a word by measuring ever shorter prefixes of it, which is
  * quadratic: one 10,000-character word took seconds and hundreds of MB.
  */
-function breakableLongWords(text: string): string {
+export function breakableLongWords(text: string): string {
   return text.replace(LONG_WORD, (word) => word.replace(/(.{24})(?=.)/gu, "$1\u200B"));
 }
 
@@ -223,22 +224,8 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
 
 /** The width of one line of text in a face, each character in the font that sets it. */
 export function textWidth(doc: Doc, text: string, face: FontKey, size: number): number {
+  if (inOneFace(text, face)) return widthInFace(fonts()[face], text, size);
   let width = 0;
   for (const piece of fontRuns(text, face, textOf(doc).order)) width += useFont(doc, piece, size).widthOfString(piece.text);
   return width;
-}
-
-/** The height runs take when written with {@link writeRuns}, measured in the widest face they use. */
-export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
-  if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
-  // Measured as written: with the break opportunities writeRuns gives long words (else quadratic, see there).
-  const text = breakableLongWords(runs.map((r) => r.text).join("") || " ");
-  const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));
-  if (faces.size === 0) faces.add("regular");
-  let height = 0;
-  for (const face of faces) {
-    doc.font(face).fontSize(face.startsWith("mono") ? size * 0.92 : size);
-    height = Math.max(height, doc.heightOfString(text, { width, lineGap }));
-  }
-  return height;
 }

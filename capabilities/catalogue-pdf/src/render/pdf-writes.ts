@@ -1,3 +1,4 @@
+import { deflate } from "./deflate.js";
 import type { Doc } from "./doc.js";
 
 // pdfkit turns every operator it adds to a page (a colour, a text position, a marked-content tag: dozens
@@ -14,7 +15,7 @@ interface Internals {
   push(chunk: Uint8Array | null): boolean;
 }
 interface PageInternals {
-  content: { write(chunk: string | Uint8Array): void; finalize(): void };
+  content: { write(chunk: string | Uint8Array): void; finalize(): void; compress: boolean; buffer: Uint8Array[]; data: Record<string, unknown> };
 }
 
 /** Bytes gathered before they are handed to the output stream. */
@@ -24,25 +25,40 @@ const CHUNK = 64 * 1024;
 export function batchWrites(doc: Doc): void {
   const internals = doc as unknown as Internals;
   let chunks: Uint8Array[] = [];
+  // Lines written since the last bytes, converted together (one byte a character, as pdfkit converts them).
+  let text = "";
   let gathered = 0;
   const push = internals.push.bind(doc);
+  const settleText = () => {
+    if (text === "") return;
+    chunks.push(Buffer.from(text, "latin1"));
+    text = "";
+  };
   const flush = () => {
+    settleText();
     if (gathered === 0) return;
     push(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, gathered));
     chunks = [];
     gathered = 0;
   };
   internals._write = (data) => {
-    const bytes = typeof data === "string" ? Buffer.from(`${data}\n`, "latin1") : data;
-    internals._offset += bytes.length;
-    // A large stream (an image) goes out as it is, not copied into a chunk.
-    if (bytes.length >= CHUNK) {
-      flush();
-      push(bytes);
+    if (typeof data === "string") {
+      text += `${data}\n`;
+      internals._offset += data.length + 1;
+      gathered += data.length + 1;
+      if (gathered >= CHUNK) flush();
       return;
     }
-    chunks.push(bytes);
-    gathered += bytes.length;
+    internals._offset += data.length;
+    // A large stream (an image) goes out as it is, not copied into a chunk.
+    if (data.length >= CHUNK) {
+      flush();
+      push(data);
+      return;
+    }
+    settleText();
+    chunks.push(data);
+    gathered += data.length;
     if (gathered >= CHUNK) flush();
   };
   internals.push = (chunk) => {
@@ -53,7 +69,10 @@ export function batchWrites(doc: Doc): void {
   doc.on("pageAdded", () => batchContent(internals.page));
 }
 
-/** Keeps a page's operators as strings until the page is written (pdfkit writes a line per operator). */
+/**
+ * Keeps a page's operators as strings until the page is written (pdfkit writes a line per operator), then
+ * deflates the page's stream with tables sized to it (render/deflate.ts) where pdfkit would deflate it.
+ */
 function batchContent(page: PageInternals): void {
   const { content } = page;
   const write = content.write.bind(content);
@@ -75,6 +94,12 @@ function batchContent(page: PageInternals): void {
   };
   content.finalize = () => {
     flush();
+    // pdfkit's stream holds the page's bytes (its first operator was written before this wrapper).
+    if (content.compress && content.buffer.length > 0) {
+      content.buffer = [deflate(content.buffer.length === 1 ? content.buffer[0]! : Buffer.concat(content.buffer))];
+      content.compress = false;
+      content.data.Filter = "FlateDecode";
+    }
     finalize();
   };
 }

@@ -1,4 +1,5 @@
 import type { Doc } from "./doc.js";
+import { encodesOurWay, num, type PlainLine, plainLine } from "./font-encoding.js";
 
 // One line of text in the current font and size, written as pdfkit's `_fragment` writes it (the same
 // operators, byte for byte) in one go: pdfkit's text call parses options, measures the text a second time,
@@ -26,9 +27,6 @@ interface Internals {
   page: { height: number; fonts: Record<string, unknown> };
 }
 
-/** pdfkit's number format in content streams. */
-const num = (n: number) => Math.round(n * 1e6) / 1e6;
-
 /**
  * Draws `text` in the current font and size from x, its baseline `ascent` below y (pdfkit's coordinates),
  * and returns its advance; or draws nothing and returns undefined when a glyph is placed off its advance.
@@ -36,9 +34,18 @@ const num = (n: number) => Math.round(n * 1e6) / 1e6;
 export function drawPlain(doc: Doc, text: string, x: number, y: number, ascent: number): number | undefined {
   if (text === "") return 0;
   const { _font: font, _fontSize: size, page } = doc as unknown as Internals;
+  const line = encodesOurWay(font) ? plainLine(font, text, size) : encodedLine(font, text, size);
+  if (!line) return undefined;
+  if (page.fonts[font.id] == null) page.fonts[font.id] = font.ref();
+  const text_ = line.operands ? `\n[${line.operands}] TJ` : "";
+  doc.addContent(`q\n1 0 0 -1 0 ${num(page.height)} cm\nBT\n1 0 0 1 ${num(x)} ${num(page.height - y - ascent)} Tm\n/${font.id} ${num(size)} Tf${text_}\nET\nQ`);
+  return line.advance;
+}
+
+/** A line's operands from the font's `encode` (a font not of ours). */
+function encodedLine(font: CurrentFont, text: string, size: number): PlainLine | undefined {
   const [encoded, positions] = font.encode(text);
   if (positions.some((p) => p.xOffset || p.yOffset)) return undefined;
-  if (page.fonts[font.id] == null) page.fonts[font.id] = font.ref();
   const scale = size / 1000;
   // Glyphs in runs, each followed by the kerning after it, as pdfkit's TJ arrays are.
   const commands: string[] = [];
@@ -52,7 +59,5 @@ export function drawPlain(doc: Doc, text: string, x: number, y: number, ascent: 
       last = i + 1;
     }
   }
-  const text_ = commands.length > 0 ? `\n[${commands.join(" ")}] TJ` : "";
-  doc.addContent(`q\n1 0 0 -1 0 ${num(page.height)} cm\nBT\n1 0 0 1 ${num(x)} ${num(page.height - y - ascent)} Tm\n/${font.id} ${num(size)} Tf${text_}\nET\nQ`);
-  return advance;
+  return { operands: commands.join(" "), advance };
 }

@@ -56,8 +56,10 @@ export class FontFace {
   readonly hb: hb.Font;
   private readonly codePoints: Set<number>;
   private readonly advances = new Map<number, GlyphMetrics>();
-  /** Shapes `text` (set by text/shaping.ts; pdfkit measures and draws every run through it). */
+  /** Shapes `text`, in font units (set by text/shaping.ts; fontkit's interface). */
   layout!: (text: string, features?: unknown) => unknown;
+  /** Shapes `text` as pdfkit's `layoutRun` returns it, shared (set by text/shaping.ts; pdfkit draws every run through it). */
+  layoutScaled!: (text: string, features?: unknown) => unknown;
 
   /**
    * `bytes`: plain OpenType with TrueType outlines. `suffix` is added to the PostScript name: pdfkit tells

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fontRuns } from "./font-runs.js";
-import { directionOf, RIGHT_TO_LEFT, type ShapedRun } from "./shaping.js";
+import { directionOf, RIGHT_TO_LEFT, type ScaledRun, type ShapedRun } from "./shaping.js";
 
 const layout = (text: string, features?: string[]) => {
   const [run] = fontRuns(text, "regular");
@@ -37,5 +37,25 @@ describe("shaping with HarfBuzz", () => {
     const mirrored = layout("(", [RIGHT_TO_LEFT]).glyphs[0]!;
     expect(mirrored.codePoints).toEqual([0x28]);
     expect(mirrored.id % 0x10000).toBe(layout(")").glyphs[0]!.id % 0x10000);
+  });
+
+  it("gives pdfkit's scaled run (as its layoutRun makes it) from a cache shared by every document", () => {
+    const [run] = fontRuns("Wohnungsübergabe", "regular");
+    const face = run!.font as unknown as { unitsPerEm: number; layoutScaled(text: string): ScaledRun };
+    const scale = 1000 / face.unitsPerEm;
+    const unscaled = layout("Wohnungsübergabe");
+    const scaled = face.layoutScaled("Wohnungsübergabe");
+    expect(scaled.glyphs).toEqual(unscaled.glyphs);
+    expect(scaled.positions).toEqual(
+      unscaled.positions.map((p, i) => ({
+        xAdvance: p.xAdvance * scale,
+        yAdvance: p.yAdvance * scale,
+        xOffset: p.xOffset * scale,
+        yOffset: p.yOffset * scale,
+        advanceWidth: unscaled.glyphs[i]!.advanceWidth * scale,
+      })),
+    );
+    expect(scaled.advanceWidth).toBe(unscaled.positions.reduce((width, p) => width + p.xAdvance * scale, 0));
+    expect(face.layoutScaled("Wohnungsübergabe")).toBe(scaled);
   });
 });

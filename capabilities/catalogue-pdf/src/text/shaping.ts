@@ -58,45 +58,77 @@ let buffer: hb.Buffer | undefined;
  */
 export const RIGHT_TO_LEFT = "selu-rtl";
 
+/** A position as pdfkit's EmbeddedFont leaves it after its `layoutRun`: in 1/1000 em, with the glyph's advance. */
+export interface ScaledPosition {
+  xAdvance: number;
+  yAdvance: number;
+  xOffset: number;
+  yOffset: number;
+  advanceWidth: number;
+}
+
+/** A run as pdfkit's EmbeddedFont's `layoutRun` returns it (positions scaled, the advances summed). */
+export interface ScaledRun {
+  readonly glyphs: readonly ShapedGlyph[];
+  readonly positions: readonly ScaledPosition[];
+  readonly advanceWidth: number;
+}
+
 /**
- * Makes `font.layout` shape with HarfBuzz (compiled to WebAssembly): Arabic joining, Indic reordering and
+ * Makes the face shape with HarfBuzz (compiled to WebAssembly): Arabic joining, Indic reordering and
  * conjuncts, Thai marks, ligatures and kerning, from the font's own OpenType tables. pdfkit measures and
- * draws every run through `layout`, then embeds the glyph ids it returns, so the subset, the widths and
- * the ToUnicode map all follow the shaped glyphs.
+ * draws every run through its EmbeddedFont's `layoutRun`, which render/layout-cache.ts points at
+ * `font.layoutScaled`, then embeds the glyph ids it returns, so the subset, the widths and the ToUnicode
+ * map all follow the shaped glyphs. `font.layout` is fontkit's interface (font units, fresh positions).
  */
 export function shapeWithHarfBuzz(font: FontFace): void {
   const glyphOf = glyphTable(font);
-  // Shaped words, kept across documents (pdfkit's own cache lives for one document): a letter's words
-  // repeat from call to call. Bounded like pdfkit's (see render/layout-cache.ts).
-  let cache = new Map<string, ShapedRun>();
-  font.layout = (text: string, features?: unknown) => {
-    const rtl = (Array.isArray(features) && features.includes(RIGHT_TO_LEFT)) || directionOf(text) === "rtl";
+  const shape = (text: string, rtl: boolean) => {
+    buffer ??= new hb.Buffer();
+    buffer.reset();
+    buffer.addText(text);
+    buffer.guessSegmentProperties();
+    buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
+    hb.shape(font.hb, buffer);
+    // Infos and positions apart: harfbuzzjs's combined getter defines four properties on every glyph.
+    return toRun(text, buffer.getGlyphInfos(), buffer.getGlyphPositions(), glyphOf);
+  };
+  const rightToLeft = (text: string, features: unknown) => (Array.isArray(features) && features.includes(RIGHT_TO_LEFT)) || directionOf(text) === "rtl";
+  font.layout = (text: string, features?: unknown) => shape(text, rightToLeft(text, features));
+  // Shaped words as pdfkit uses them, kept across documents (pdfkit's own cache lives for one document)
+  // and shared by every caller, as pdfkit only reads them: a letter's words repeat from call to call, and
+  // neither copying nor scaling them again makes garbage. Bounded like pdfkit's (see render/layout-cache.ts).
+  const scale = 1000 / font.unitsPerEm;
+  let cache = new Map<string, ScaledRun>();
+  font.layoutScaled = (text: string, features?: unknown) => {
+    const rtl = rightToLeft(text, features);
     const key = rtl ? `\u0000${text}` : text;
     let run = cache.get(key);
     if (!run) {
-      buffer ??= new hb.Buffer();
-      buffer.reset();
-      buffer.addText(text);
-      buffer.guessSegmentProperties();
-      buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
-      hb.shape(font.hb, buffer);
-      // Infos and positions apart: harfbuzzjs's combined getter defines four properties on every glyph.
-      run = toRun(text, buffer.getGlyphInfos(), buffer.getGlyphPositions(), glyphOf);
+      run = scaled(shape(text, rtl), scale);
       if (text.length <= MAX_CACHED_CHARS) {
         if (cache.size >= MAX_CACHED_RUNS) cache = new Map();
         cache.set(key, run);
       }
     }
-    // pdfkit scales the positions it is given in place: each caller gets its own.
-    return new ShapedRun(
-      run.glyphs,
-      run.positions.map((p) => ({ ...p })),
-    );
+    return run;
   };
 }
 
 const MAX_CACHED_RUNS = 4_000;
 const MAX_CACHED_CHARS = 64;
+
+/** `run` as pdfkit's `layoutRun` makes it (the same multiplications, so the same numbers). */
+function scaled(run: ShapedRun, scale: number): ScaledRun {
+  const positions: ScaledPosition[] = [];
+  let advanceWidth = 0;
+  run.positions.forEach((p, i) => {
+    const xAdvance = p.xAdvance * scale;
+    positions.push({ xAdvance, yAdvance: p.yAdvance * scale, xOffset: p.xOffset * scale, yOffset: p.yOffset * scale, advanceWidth: run.glyphs[i]!.advanceWidth * scale });
+    advanceWidth += xAdvance;
+  });
+  return { glyphs: run.glyphs, positions, advanceWidth };
+}
 
 /**
  * pdfkit keeps one Unicode mapping per embedded glyph, for copying text out. In a cluster (the glyphs

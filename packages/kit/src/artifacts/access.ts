@@ -78,6 +78,9 @@ export class CallArtifacts implements ArtifactAccess {
 
   read(attachment: AttachmentArg, field = "attachment"): InputFile {
     const item = this.#store.get(attachment.capability_artifact_id);
+    if (!item && this.#store.wasEvicted(attachment.capability_artifact_id)) {
+      throw new ToolError(`${field}: the file was dropped from this capability's memory, which files of calls running at once had filled; send fewer or smaller files at once, or try again shortly`);
+    }
     if (!item || item.kind !== "input") {
       throw new ToolError(
         `${field}: no uploaded file with id ${JSON.stringify(attachment.capability_artifact_id)}` + " (it expired or was never uploaded to this capability); attach the artifact again",

@@ -4,9 +4,11 @@ import { ArtifactStore } from "./store.js";
 
 const meta = { kind: "output" as const, filename: "f.bin", mimeType: "application/octet-stream" };
 
+const GRACE = 100;
+
 function store(overrides: Partial<{ maxArtifactBytes: number; budgetBytes: number; ttlMs: number }> = {}) {
   let now = 1_000;
-  const s = new ArtifactStore({ maxArtifactBytes: 100, budgetBytes: 250, ttlMs: 1_000, now: () => now, ...overrides });
+  const s = new ArtifactStore({ maxArtifactBytes: 100, budgetBytes: 250, ttlMs: 1_000, unusedGraceMs: GRACE, now: () => now, ...overrides });
   return { s, advance: (ms: number) => (now += ms) };
 }
 
@@ -29,9 +31,10 @@ describe("ArtifactStore", () => {
   });
 
   it("evicts the least recently used artifact when the budget is full", () => {
-    const { s } = store();
+    const { s, advance } = store();
     const a = s.put(Buffer.alloc(100), meta);
     const b = s.put(Buffer.alloc(100), meta);
+    advance(GRACE);
     s.get(a.id); // a is now more recent than b
     const c = s.put(Buffer.alloc(100), meta);
     expect(s.get(b.id)).toBeUndefined();
@@ -70,14 +73,24 @@ describe("ArtifactStore", () => {
   });
 
   it("never holds more than its budget, however many artifacts arrive", () => {
-    const { s } = store();
-    for (let i = 0; i < 100; i++) s.put(Buffer.alloc(1 + (i % 100)), meta);
-    expect(s.stats().bytes).toBeLessThanOrEqual(250);
+    const { s, advance } = store();
+    for (let i = 0; i < 100; i++) {
+      // Some arrive while the last ones are still in their grace period: those are refused, not kept.
+      try {
+        s.put(Buffer.alloc(1 + (i % 100)), meta);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ToolError);
+      }
+      advance(GRACE / 4);
+      expect(s.stats().bytes).toBeLessThanOrEqual(250);
+    }
+    expect(s.stats().count).toBeGreaterThan(1);
   });
 
   it("lets transfers in progress evict stored files only within their three quarters of the budget (issue 10, item 5)", () => {
-    const { s } = store({ maxArtifactBytes: 100, budgetBytes: 400 });
+    const { s, advance } = store({ maxArtifactBytes: 100, budgetBytes: 400 });
     const kept = [s.put(Buffer.alloc(100), meta), s.put(Buffer.alloc(100), meta), s.put(Buffer.alloc(100), meta), s.put(Buffer.alloc(100), meta)];
+    advance(GRACE);
     // Uploads that never end: three fit by evicting the oldest files, a fourth would pass the share.
     const writers = [1, 2, 3, 4].map(() => s.begin({ ...meta, kind: "input" }));
     for (const w of writers.slice(0, 3)) w.write(Buffer.alloc(100));
@@ -113,7 +126,10 @@ describe("ArtifactStore", () => {
     const b = s.put(Buffer.alloc(100), { ...meta, kind: "input" });
     s.pin([a.id, b.id]);
     s.pin([a.id]); // a second call with the same id
-    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(/artifact memory \(200 bytes\) is held by the files of calls in progress; try again shortly/);
+    advance(GRACE);
+    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(
+      /artifact memory \(200 bytes\) is full with files in use \(by running calls, or just uploaded or made\); send fewer or smaller files at once, or try again shortly/,
+    );
     advance(5_000);
     expect(s.get(a.id)).toBeDefined();
     s.unpin([a.id, b.id]);
@@ -129,5 +145,48 @@ describe("ArtifactStore", () => {
     s.pin(["nope"]);
     s.unpin(["nope", "nope"]);
     expect(s.put(Buffer.alloc(100), meta)).toBeDefined();
+  });
+
+  it("keeps a new, still unused artifact through the grace period, refusing in words instead", () => {
+    const { s, advance } = store({ budgetBytes: 200 });
+    const upload = s.put(Buffer.alloc(100), { ...meta, kind: "input" }); // about to be attached to a call
+    const output = s.put(Buffer.alloc(100), meta); // its download has not begun
+    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(/is full with files in use/);
+    expect(s.stats()).toEqual({ bytes: 200, count: 2, reservedBytes: 0 });
+    advance(GRACE - 1);
+    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(/is full with files in use/);
+    advance(1);
+    s.put(Buffer.alloc(100), meta);
+    expect(s.get(upload.id)).toBeUndefined();
+    expect(s.get(output.id)).toBeDefined();
+  });
+
+  it("remembers which ids it evicted, but not those expired, deleted or never stored", () => {
+    const { s, advance } = store({ budgetBytes: 100 });
+    const expired = s.put(Buffer.alloc(10), meta);
+    const deleted = s.put(Buffer.alloc(10), meta);
+    s.delete(deleted.id);
+    advance(1_000);
+    const evicted = s.put(Buffer.alloc(90), meta); // expired goes to make room
+    advance(GRACE);
+    s.put(Buffer.alloc(100), meta);
+    expect(s.wasEvicted(evicted.id)).toBe(true);
+    expect(s.wasEvicted(expired.id)).toBe(false);
+    expect(s.wasEvicted(deleted.id)).toBe(false);
+    expect(s.wasEvicted("0".repeat(32))).toBe(false);
+  });
+
+  it("remembers a bounded number of evicted ids, forgetting the oldest", () => {
+    const { s, advance } = store({ budgetBytes: 100, ttlMs: 1e9 });
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      ids.push(s.put(Buffer.alloc(100), meta).id);
+      advance(GRACE);
+    }
+    expect(s.wasEvicted(ids[0]!)).toBe(false);
+    expect(s.wasEvicted(ids[298 - 256]!)).toBe(false);
+    expect(s.wasEvicted(ids[299 - 256]!)).toBe(true);
+    expect(s.wasEvicted(ids[298]!)).toBe(true);
+    expect(s.wasEvicted(ids[299]!)).toBe(false); // still held
   });
 });

@@ -13,6 +13,7 @@ export interface StoredArtifact {
   readonly size: number;
   /** The content as received, in chunks (never concatenated, to avoid a second copy). */
   readonly chunks: readonly Buffer[];
+  readonly createdAt: number;
   readonly expiresAt: number;
 }
 
@@ -27,14 +28,24 @@ export interface ArtifactStoreOptions {
   maxArtifactBytes: number;
   budgetBytes: number;
   ttlMs: number;
+  /**
+   * How long a new artifact nobody has used yet is kept from eviction (default 60 s): an upload the
+   * orchestrator is about to attach to a call, or an output whose download has not begun yet.
+   */
+  unusedGraceMs?: number;
   now?: () => number;
 }
+
+/** How many evicted ids are remembered, so a late reader is told why its file is gone. */
+const REMEMBERED_EVICTIONS = 256;
 
 /**
  * In-memory artifacts with three bounds, so nothing grows without limit: a per-artifact cap, a total
  * budget and a TTL. Past the budget, artifacts are evicted in the order they are least missed: expired
- * ones, then those already used (an input its call has read, an output downloaded whole), then the
- * others, least recently used first within each; an artifact pinned by a running call is never evicted.
+ * ones, then those already used (an input its call has read, an output whose download began), then
+ * unused ones older than the grace period, least recently used first within each. An artifact pinned by
+ * a running call, or new and still unused, is never evicted: past the budget a new file is refused in
+ * words instead, since dropping it would fail a call that has not even begun.
  * Transfers in progress reserve their room chunk by chunk, within three quarters of the budget (see
  * `reserve`). Ids are 128-bit random: DownloadOutputArtifact carries no session, so the id is the only
  * secret.
@@ -45,6 +56,8 @@ export class ArtifactStore {
   // Calls running with an artifact among their attachments, by id (a count: ids may be passed again).
   readonly #pins = new Map<string, number>();
   readonly #usedIds = new Set<string>();
+  // Ids evicted lately, oldest first, so `wasEvicted` can tell a late reader what happened.
+  readonly #evicted = new Set<string>();
   #heldBytes = 0;
   #reserved = 0;
   readonly #opts: ArtifactStoreOptions;
@@ -114,7 +127,12 @@ export class ArtifactStore {
     }
   }
 
-  /** Marks an artifact as used (read by its call, or downloaded whole): among the first to be evicted. */
+  /** Whether this id was evicted lately to make room (not expired, not deleted, not unknown). */
+  wasEvicted(id: string): boolean {
+    return this.#evicted.has(id);
+  }
+
+  /** Marks an artifact as used (read by its call, or asked for by a download): among the first to be evicted. */
   markUsed(id: string): void {
     if (this.#items.has(id)) this.#usedIds.add(id);
   }
@@ -133,7 +151,9 @@ export class ArtifactStore {
     }
     if (this.#heldBytes + this.#reserved + bytes > budget) this.#evictFor(this.#heldBytes + this.#reserved + bytes - budget);
     if (this.#heldBytes + this.#reserved + bytes > budget) {
-      throw new ToolError(`the capability's artifact memory (${formatBytes(budget)}) is held by the files of calls in progress; try again shortly`);
+      throw new ToolError(
+        `the capability's artifact memory (${formatBytes(budget)}) is full with files in use (by running calls, or just uploaded or made); send fewer or smaller files at once, or try again shortly`,
+      );
     }
     this.#reserved += bytes;
   }
@@ -144,7 +164,8 @@ export class ArtifactStore {
   }
 
   /** @internal Adds a finished artifact whose bytes were reserved. */
-  commit(item: Omit<StoredArtifact, "id" | "expiresAt">): StoredArtifact {
+  commit(item: Omit<StoredArtifact, "id" | "createdAt" | "expiresAt">): StoredArtifact {
+    const now = this.#now();
     const stored: StoredArtifact = {
       id: randomBytes(16).toString("hex"),
       kind: item.kind,
@@ -152,7 +173,8 @@ export class ArtifactStore {
       mimeType: item.mimeType,
       size: item.size,
       chunks: item.chunks,
-      expiresAt: this.#now() + this.#opts.ttlMs,
+      createdAt: now,
+      expiresAt: now + this.#opts.ttlMs,
     };
     this.release(item.size);
     this.#heldBytes += item.size;
@@ -160,22 +182,32 @@ export class ArtifactStore {
     return stored;
   }
 
-  /** Evicts at least `excess` bytes if it can: expired, then used, then other unpinned artifacts. */
+  /** Evicts at least `excess` bytes if it can: expired, then used, then unused past the grace period. */
   #evictFor(excess: number): void {
     const goal = this.#heldBytes - excess;
     const now = this.#now();
     for (let pass = 0; pass < 3; pass++) {
       for (const [id, item] of this.#items) {
         if (this.#heldBytes <= goal) return;
-        if (!this.#pins.has(id) && this.#evictionRank(id, item, now) <= pass) this.#remove(id);
+        if (this.#pins.has(id)) continue;
+        const rank = this.#evictionRank(id, item, now);
+        if (rank > pass) continue;
+        this.#remove(id);
+        if (rank > 0) this.#remember(id);
       }
     }
   }
 
-  /** 0: expired; 1: used; 2: still awaited by a call or a download. */
+  /** 0: expired; 1: used; 2: unused past the grace period; 3: new and unused (kept). */
   #evictionRank(id: string, item: StoredArtifact, now: number): number {
     if (item.expiresAt <= now) return 0;
-    return this.#usedIds.has(id) ? 1 : 2;
+    if (this.#usedIds.has(id)) return 1;
+    return now - item.createdAt >= (this.#opts.unusedGraceMs ?? 60_000) ? 2 : 3;
+  }
+
+  #remember(id: string): void {
+    this.#evicted.add(id);
+    if (this.#evicted.size > REMEMBERED_EVICTIONS) this.#evicted.delete(this.#evicted.values().next().value as string);
   }
 
   #remove(id: string): boolean {

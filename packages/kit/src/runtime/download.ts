@@ -41,11 +41,18 @@ export async function sendDownload(runtime: Runtime, id: string, sink: DownloadS
   const { limits } = runtime.capability;
   const item = runtime.store.get(id);
   if (!item || item.kind !== "output") {
+    const shown = JSON.stringify(id.slice(0, 64));
     const minutes = Math.round(limits.artifactTtlMs / 60_000);
-    sink.write({ data: EMPTY, filename: "", mimeType: "", done: true, error: `unknown or expired artifact id ${JSON.stringify(id.slice(0, 64))}; artifacts are kept for ${minutes} minutes` }, noop);
+    const error =
+      !item && runtime.store.wasEvicted(id)
+        ? `artifact ${shown} was dropped from the capability's memory, which files of calls running at once had filled; make it again`
+        : `unknown or expired artifact id ${shown}; artifacts are kept for ${minutes} minutes`;
+    sink.write({ data: EMPTY, filename: "", mimeType: "", done: true, error }, noop);
     sink.end();
     return;
   }
+  // Asked for, so among the first to go when room is short: Selu downloads an output once.
+  runtime.store.markUsed(id);
   const scope = runtime.link("transfer", "the download", limits.downloadTimeoutMs, cancel);
   const buffer = runtime.downloadBuffer;
   let unsent = 0;
@@ -71,7 +78,6 @@ export async function sendDownload(runtime: Runtime, id: string, sink: DownloadS
     }
     if (first) sink.write({ data: EMPTY, filename: item.filename, mimeType: item.mimeType, done: true, error: "" }, noop);
     sink.end();
-    runtime.store.markUsed(id);
   } catch (err) {
     buffer.release(unsent);
     const reason = wireError(err, { subject: "the download", signal: scope.signal, log: runtime.log });

@@ -1,7 +1,8 @@
 import type { PreparedListItem } from "../../document/prepare.js";
 import { rightToLeft } from "../../text/doc-text.js";
 import { writeBroken } from "../line-break.js";
-import { area, drawLine, ensureSpace, runsHeight, STYLE, writeRuns } from "../page.js";
+import { area, drawLine, ensureSpace, STYLE, writeRuns } from "../page.js";
+import { runsHeight } from "../runs-height.js";
 import type { Doc } from "../doc.js";
 import { tagsOf } from "../tags.js";
 

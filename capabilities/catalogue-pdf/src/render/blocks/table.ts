@@ -5,7 +5,8 @@ import { needsOwnLayout } from "../../text/bidi-paragraph.js";
 import { rightToLeft } from "../../text/doc-text.js";
 import { fontKeyFor } from "../fonts.js";
 import { breakLines, measurer, type Line, type Measure } from "../line-break.js";
-import { area, ensureSpace, runsHeight, STYLE, writeLine, writeRuns } from "../page.js";
+import { area, ensureSpace, STYLE, writeLine, writeRuns } from "../page.js";
+import { runsHeight } from "../runs-height.js";
 import type { Doc } from "../doc.js";
 import { tagsOf, type Tags } from "../tags.js";
 

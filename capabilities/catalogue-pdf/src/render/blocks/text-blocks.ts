@@ -1,7 +1,8 @@
 import type { Run } from "../../document/inline.js";
 import { rightToLeft } from "../../text/doc-text.js";
 import { writeBroken } from "../line-break.js";
-import { area, currentPage, ensureSpace, runOf, runsHeight, STYLE, writeRuns } from "../page.js";
+import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns } from "../page.js";
+import { runsHeight } from "../runs-height.js";
 import type { Doc } from "../doc.js";
 import { tagsOf } from "../tags.js";
 import { PIECE_CHARS, pieces } from "./pieces.js";

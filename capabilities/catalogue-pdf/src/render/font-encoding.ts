@@ -1,0 +1,152 @@
+import type { CidSubset, FontFace } from "../text/font-face.js";
+import type { ScaledPosition, ScaledRun, ShapedGlyph } from "../text/shaping.js";
+
+// pdfkit's EmbeddedFont lays a string out word by word, concatenating each word's glyphs and positions
+// onto copies of the arrays so far, and writes each glyph's code as a new string: a line of 15 words made
+// 30 arrays and a string per glyph, in every document. For the fonts of ours (FontFace) the same results
+// are built here by appending, with each code's string made once.
+
+/** The parts of pdfkit's EmbeddedFont replaced or read here (internal, pdfkit 0.20). */
+export interface EmbeddedFont {
+  font?: unknown;
+  scale: number;
+  subset: CidSubset;
+  widths: number[];
+  unicode: number[][];
+  layoutCache?: object;
+  layoutRun(text: string, features?: unknown): ScaledRun;
+  layoutCached(text: string): ScaledRun;
+  layout(text: string, features?: unknown, onlyWidth?: boolean): Laid;
+  encode(text: string, features?: unknown): [string[], readonly ScaledPosition[]];
+}
+
+/** A laid-out string (no arrays when only its width was asked for). */
+interface Laid {
+  glyphs: readonly ShapedGlyph[] | null;
+  positions: readonly ScaledPosition[] | null;
+  advanceWidth: number;
+}
+
+/** Makes `font` (an EmbeddedFont of `face`) lay out and encode as pdfkit does, from `face`'s shared runs. */
+export function encodeOurWay(font: EmbeddedFont, face: FontFace): void {
+  font.layoutRun = face.layoutScaled as EmbeddedFont["layoutRun"];
+  font.layout = layout;
+  font.encode = encode;
+}
+
+/** pdfkit's `layout`: each word with the spaces after it from the cache, summed in order. */
+function layout(this: EmbeddedFont, text: string, features?: unknown, onlyWidth?: boolean): Laid {
+  if (features) return this.layoutRun(text, features);
+  const glyphs: ShapedGlyph[] | null = onlyWidth ? null : [];
+  const positions: ScaledPosition[] | null = onlyWidth ? null : [];
+  let advanceWidth = 0;
+  let last = 0;
+  for (let index = 0; index <= text.length; index++) {
+    const unit = text.charCodeAt(index);
+    const end = index === text.length;
+    if (!(end ? last < index : unit === 0x20 || unit === 0x09)) continue;
+    const run = this.layoutCached(text.slice(last, index + 1));
+    if (glyphs && positions) {
+      for (const glyph of run.glyphs) glyphs.push(glyph);
+      for (const position of run.positions) positions.push(position);
+    }
+    advanceWidth += run.advanceWidth;
+    last = index + 1;
+  }
+  return { glyphs, positions, advanceWidth };
+}
+
+/**
+ * What pdfkit's `doc.widthOfString(text)` gives with `face` selected at `size` (no options), the same
+ * arithmetic on the same runs, without selecting the font in a document: measuring a line's words need
+ * not switch the document's font for each.
+ */
+export function widthInFace(face: FontFace, text: string, size: number): number {
+  let advanceWidth = 0;
+  let last = 0;
+  for (let index = 0; index <= text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (!(index === text.length ? last < index : unit === 0x20 || unit === 0x09)) continue;
+    advanceWidth += (face.layoutScaled(text.slice(last, index + 1)) as ScaledRun).advanceWidth;
+    last = index + 1;
+  }
+  return ((advanceWidth * (size / 1000) + 0 * (text.length - 1)) * 100) / 100;
+}
+
+/** pdfkit's `encode`: the glyphs' codes in this document (4 hex digits each), noting each code's width and text. */
+function encode(this: EmbeddedFont, text: string, features?: unknown): [string[], readonly ScaledPosition[]] {
+  const { glyphs, positions } = this.layout(text, features) as ScaledRun;
+  const codes: string[] = new Array(glyphs.length);
+  for (let i = 0; i < glyphs.length; i++) {
+    const glyph = glyphs[i]!;
+    const gid = this.subset.includeGlyph(glyph.id);
+    codes[i] = hex4(gid);
+    if (this.widths[gid] == null) this.widths[gid] = glyph.advanceWidth * this.scale;
+    if (this.unicode[gid] == null) this.unicode[gid] = glyph.codePoints;
+  }
+  return [codes, positions];
+}
+
+/** Whether `font` lays out and encodes the way of this module (a font of ours). */
+export function encodesOurWay(font: object): font is EmbeddedFont {
+  return (font as Partial<EmbeddedFont>).encode === encode;
+}
+
+/** A line's TJ operands and its advance, as render/plain-text.ts writes them. */
+export interface PlainLine {
+  operands: string;
+  advance: number;
+}
+
+/**
+ * What `encode(text)` and then plain-text.ts's loop over its arrays make of a line (the codes of each
+ * stretch of glyphs set on their advances, followed by the kerning after it; the advance at `size`), in one
+ * pass over the words' shared runs, without the line's arrays of glyphs, positions and codes. Undefined
+ * when a glyph is placed off its advance (such a line is pdfkit's to draw).
+ */
+export function plainLine(font: EmbeddedFont, text: string, size: number): PlainLine | undefined {
+  const scale = size / 1000;
+  let operands = "";
+  let codes = "";
+  let advance = 0;
+  let kerning = 0;
+  let last = 0;
+  for (let index = 0; index <= text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (!(index === text.length ? last < index : unit === 0x20 || unit === 0x09)) continue;
+    const run = font.layoutCached(text.slice(last, index + 1));
+    last = index + 1;
+    for (let g = 0; g < run.glyphs.length; g++) {
+      const glyph = run.glyphs[g]!;
+      const { xAdvance, advanceWidth, xOffset, yOffset } = run.positions[g]!;
+      if (xOffset || yOffset) return undefined;
+      const gid = font.subset.includeGlyph(glyph.id);
+      codes += hex4(gid);
+      if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
+      if (font.unicode[gid] == null) font.unicode[gid] = glyph.codePoints;
+      advance += xAdvance * scale;
+      kerning = advanceWidth - xAdvance;
+      if (xAdvance - advanceWidth !== 0) {
+        operands += `${operands ? " " : ""}<${codes}> ${num(kerning)}`;
+        codes = "";
+      }
+    }
+  }
+  if (codes) operands += `${operands ? " " : ""}<${codes}> ${num(kerning)}`;
+  return { operands, advance };
+}
+
+/** pdfkit's number format in content streams. */
+export const num = (n: number) => Math.round(n * 1e6) / 1e6;
+
+const HEX: string[] = [];
+
+/** A code as pdfkit writes it: its last four hex digits. */
+function hex4(code: number): string {
+  let hex = HEX[code];
+  if (hex === undefined) {
+    hex = `0000${code.toString(16)}`.slice(-4);
+    if (code < 0x10000) HEX[code] = hex;
+  }
+  return hex;
+}

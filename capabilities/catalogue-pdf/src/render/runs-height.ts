@@ -1,0 +1,26 @@
+// How tall runs will be when written: apart from page.ts because the one-face case asks line-break.ts,
+// which itself writes through page.ts.
+import type { Run } from "../document/inline.js";
+import { bidiHeight, needsOwnLayout } from "../text/bidi-paragraph.js";
+import { fontKeyFor, type FontKey } from "./fonts.js";
+import type { Doc } from "./doc.js";
+import { brokenHeight } from "./line-break.js";
+import { breakableLongWords, sizeOf, STYLE } from "./page.js";
+
+/** The height runs take when written with `writeRuns` (page.ts), measured in the widest face they use. */
+export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
+  if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
+  // One face: measured by our line breaking, as writeBroken sets it (pdfkit's wrapper measures each word again).
+  const broken = brokenHeight(doc, runs, width, size, lineGap);
+  if (broken !== undefined) return broken;
+  // Measured as written: with the break opportunities writeRuns gives long words (else quadratic, see there).
+  const text = breakableLongWords(runs.map((r) => r.text).join("") || " ");
+  const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));
+  if (faces.size === 0) faces.add("regular");
+  let height = 0;
+  for (const face of faces) {
+    doc.font(face).fontSize(face.startsWith("mono") ? size * 0.92 : size);
+    height = Math.max(height, doc.heightOfString(text, { width, lineGap }));
+  }
+  return height;
+}
