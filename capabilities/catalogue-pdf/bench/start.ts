@@ -1,13 +1,14 @@
 // `pnpm bench:start`: what a user meets right after the capability starts (issue 17, item 3), measured
 // through the production entrypoint and the orchestrator double: time to ready, the first one-page letter
-// (fonts parsed and warmed before ready), the letter's size, idle memory (VmHWM when ready, the peak of
+// (fonts parsed and warmed before ready; wall time, and the CPU of all the server's threads, which a busy
+// machine disturbs less), the letter's size, idle memory (VmHWM when ready, the peak of
 // start-up and warm-up included, which is the side-by-side bench's "RSS idle"; VmRSS 300 ms later), a
 // first document in each script family (a fallback font read on first use) with the RSS after them, and
 // the side-by-side bench's 20-page report (median of three). Medians of ROUNDS fresh processes (5, or
 // START_ROUNDS), with the smallest and largest value.
 //   node bench/start.ts [other capability dir ...]   (this package, then other checkouts' to compare, e.g.
 //   main's: the processes are interleaved, round by round, so a busy machine slows all alike)
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "@selu-catalogue/manifest";
@@ -21,12 +22,29 @@ const SCRIPTS = ["مرحبا بالعالم", "नमस्ते दुनि�
 
 const statusMiB = (pid: number, field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 const rssOf = (pid: number) => statusMiB(pid, "VmRSS");
+/** CPU time of all the server's threads so far, in ms (schedstat counts nanoseconds: a first letter's few ms of CPU show). */
+const cpuMsOf = (pid: number) => readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
 const REPORT = sampleReport({ images: 0, rows: 40 });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 type Rows = Record<string, number[]>;
 const results = new Map<string, Rows>(
-  dirs.map((d) => [d, { readyMs: [], firstLetterMs: [], secondLetterMs: [], letterKB: [], readyPeakMiB: [], idleRssMiB: [], firstScriptMs: [], rssAfterScriptsMiB: [], reportMs: [], peakRssMiB: [] }]),
+  dirs.map((d) => [
+    d,
+    {
+      readyMs: [],
+      firstLetterMs: [],
+      firstLetterCpuMs: [],
+      secondLetterMs: [],
+      letterKB: [],
+      readyPeakMiB: [],
+      idleRssMiB: [],
+      firstScriptMs: [],
+      rssAfterScriptsMiB: [],
+      reportMs: [],
+      peakRssMiB: [],
+    },
+  ]),
 );
 
 async function round(dir: string, rows: Rows): Promise<void> {
@@ -47,7 +65,9 @@ async function round(dir: string, rows: Rows): Promise<void> {
     const outcome = await orchestrator.call("catalogue-pdf__create_pdf_document", args);
     return { ms: performance.now() - t, bytes: outcome.ok ? (outcome.result as { size_bytes: number }).size_bytes : Number.NaN };
   };
+  const cpuBefore = cpuMsOf(proc.child.pid!);
   const first = await call(sampleLetter());
+  rows.firstLetterCpuMs!.push(cpuMsOf(proc.child.pid!) - cpuBefore);
   rows.firstLetterMs!.push(first.ms);
   rows.letterKB!.push(first.bytes / 1000);
   rows.secondLetterMs!.push((await call(sampleLetter())).ms);
