@@ -83,7 +83,7 @@ describe("artifact eviction in a burst", () => {
     const pending = inputs.map(digestLater);
     await untilWaiting(2);
     await expect(call(h.client, "make_file", { size: MiB })).rejects.toThrow(
-      "the capability's artifact memory (8 MiB) is full with files in use (by running calls, or just uploaded or made); send fewer or smaller files at once, or try again shortly",
+      "the capability's artifact memory (8 MiB) is full with the files of calls in progress; send fewer or smaller files at once, or try again shortly",
     );
     gate.resolve();
     for (const res of await Promise.all(pending)) expect(res.error).toBe("");

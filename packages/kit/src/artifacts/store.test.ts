@@ -75,12 +75,7 @@ describe("ArtifactStore", () => {
   it("never holds more than its budget, however many artifacts arrive", () => {
     const { s, advance } = store();
     for (let i = 0; i < 100; i++) {
-      // Some arrive while the last ones are still in their grace period: those are refused, not kept.
-      try {
-        s.put(Buffer.alloc(1 + (i % 100)), meta);
-      } catch (err) {
-        expect(err).toBeInstanceOf(ToolError);
-      }
+      s.put(Buffer.alloc(1 + (i % 100)), meta);
       advance(GRACE / 4);
       expect(s.stats().bytes).toBeLessThanOrEqual(250);
     }
@@ -126,10 +121,7 @@ describe("ArtifactStore", () => {
     const b = s.put(Buffer.alloc(100), { ...meta, kind: "input" });
     s.pin([a.id, b.id]);
     s.pin([a.id]); // a second call with the same id
-    advance(GRACE);
-    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(
-      /artifact memory \(200 bytes\) is full with files in use \(by running calls, or just uploaded or made\); send fewer or smaller files at once, or try again shortly/,
-    );
+    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(/artifact memory \(200 bytes\) is full with the files of calls in progress; send fewer or smaller files at once, or try again shortly/);
     advance(5_000);
     expect(s.get(a.id)).toBeDefined();
     s.unpin([a.id, b.id]);
@@ -147,18 +139,35 @@ describe("ArtifactStore", () => {
     expect(s.put(Buffer.alloc(100), meta)).toBeDefined();
   });
 
-  it("keeps a new, still unused artifact through the grace period, refusing in words instead", () => {
-    const { s, advance } = store({ budgetBytes: 200 });
-    const upload = s.put(Buffer.alloc(100), { ...meta, kind: "input" }); // about to be attached to a call
-    const output = s.put(Buffer.alloc(100), meta); // its download has not begun
-    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(/is full with files in use/);
-    expect(s.stats()).toEqual({ bytes: 200, count: 2, reservedBytes: 0 });
-    advance(GRACE - 1);
-    expect(() => s.put(Buffer.alloc(100), meta)).toThrow(/is full with files in use/);
-    advance(1);
+  it("evicts a new, still unused artifact only after used ones and unused ones past the grace period", () => {
+    const { s, advance } = store({ budgetBytes: 300 });
+    const old = s.put(Buffer.alloc(100), { ...meta, kind: "input" }); // never attached to a call
+    advance(GRACE);
+    const fresh = s.put(Buffer.alloc(100), { ...meta, kind: "input" }); // about to be attached to a call
+    const used = s.put(Buffer.alloc(100), meta);
+    s.markUsed(used.id);
+    s.get(old.id); // recency does not outrank the order
+    // (wasEvicted, unlike get, leaves recency alone)
+    const evicted = () => [used, old, fresh].map((a) => s.wasEvicted(a.id));
     s.put(Buffer.alloc(100), meta);
-    expect(s.get(upload.id)).toBeUndefined();
-    expect(s.get(output.id)).toBeDefined();
+    expect(evicted()).toEqual([true, false, false]);
+    s.put(Buffer.alloc(100), meta);
+    expect(evicted()).toEqual([true, true, false]);
+    // Only new files left: the least recently used of them goes, rather than a refusal lasting a minute.
+    s.put(Buffer.alloc(100), meta);
+    expect(evicted()).toEqual([true, true, true]);
+    expect(s.stats()).toEqual({ bytes: 300, count: 3, reservedBytes: 0 });
+  });
+
+  it("counts a call's attachments as used once the call ends, read or not", () => {
+    const { s } = store({ budgetBytes: 200 });
+    const attached = s.put(Buffer.alloc(100), { ...meta, kind: "input" });
+    s.pin([attached.id]);
+    s.unpin([attached.id]); // e.g. its arguments were refused before it read the file
+    const fresh = s.put(Buffer.alloc(100), { ...meta, kind: "input" });
+    s.put(Buffer.alloc(100), meta);
+    expect(s.get(attached.id)).toBeUndefined();
+    expect(s.get(fresh.id)).toBeDefined();
   });
 
   it("remembers which ids it evicted, but not those expired, deleted or never stored", () => {

@@ -29,8 +29,8 @@ export interface ArtifactStoreOptions {
   budgetBytes: number;
   ttlMs: number;
   /**
-   * How long a new artifact nobody has used yet is kept from eviction (default 60 s): an upload the
-   * orchestrator is about to attach to a call, or an output whose download has not begun yet.
+   * How long a new artifact nobody has used yet is evicted only after every other (default 60 s): an
+   * upload the orchestrator is about to attach to a call, or an output whose download has not begun yet.
    */
   unusedGraceMs?: number;
   now?: () => number;
@@ -42,10 +42,11 @@ const REMEMBERED_EVICTIONS = 256;
 /**
  * In-memory artifacts with three bounds, so nothing grows without limit: a per-artifact cap, a total
  * budget and a TTL. Past the budget, artifacts are evicted in the order they are least missed: expired
- * ones, then those already used (an input its call has read, an output whose download began), then
- * unused ones older than the grace period, least recently used first within each. An artifact pinned by
- * a running call, or new and still unused, is never evicted: past the budget a new file is refused in
- * words instead, since dropping it would fail a call that has not even begun.
+ * ones, then those already used (an input attached to a call that ended or read it, an output whose
+ * download began), then unused ones older than the grace period, then new unused ones, least recently
+ * used first within each. An artifact pinned by a running call is never evicted: when only those are
+ * left a new file is refused in words instead. Evicted ids are remembered for a while, so whoever asks
+ * for one later is told it was dropped to make room.
  * Transfers in progress reserve their room chunk by chunk, within three quarters of the budget (see
  * `reserve`). Ids are 128-bit random: DownloadOutputArtifact carries no session, so the id is the only
  * secret.
@@ -117,13 +118,14 @@ export class ArtifactStore {
     for (const id of ids) if (this.#items.has(id)) this.#pins.set(id, (this.#pins.get(id) ?? 0) + 1);
   }
 
-  /** Ends a `pin`. */
+  /** Ends a `pin`. The call is over, so its attachments count as used, read or not (a retry uploads anew). */
   unpin(ids: readonly string[]): void {
     for (const id of ids) {
       const count = this.#pins.get(id);
       if (count === undefined) continue;
       if (count > 1) this.#pins.set(id, count - 1);
       else this.#pins.delete(id);
+      this.markUsed(id);
     }
   }
 
@@ -151,9 +153,7 @@ export class ArtifactStore {
     }
     if (this.#heldBytes + this.#reserved + bytes > budget) this.#evictFor(this.#heldBytes + this.#reserved + bytes - budget);
     if (this.#heldBytes + this.#reserved + bytes > budget) {
-      throw new ToolError(
-        `the capability's artifact memory (${formatBytes(budget)}) is full with files in use (by running calls, or just uploaded or made); send fewer or smaller files at once, or try again shortly`,
-      );
+      throw new ToolError(`the capability's artifact memory (${formatBytes(budget)}) is full with the files of calls in progress; send fewer or smaller files at once, or try again shortly`);
     }
     this.#reserved += bytes;
   }
@@ -182,11 +182,11 @@ export class ArtifactStore {
     return stored;
   }
 
-  /** Evicts at least `excess` bytes if it can: expired, then used, then unused past the grace period. */
+  /** Evicts at least `excess` bytes of unpinned artifacts if it can, in the order of `#evictionRank`. */
   #evictFor(excess: number): void {
     const goal = this.#heldBytes - excess;
     const now = this.#now();
-    for (let pass = 0; pass < 3; pass++) {
+    for (let pass = 0; pass < 4; pass++) {
       for (const [id, item] of this.#items) {
         if (this.#heldBytes <= goal) return;
         if (this.#pins.has(id)) continue;
@@ -198,7 +198,7 @@ export class ArtifactStore {
     }
   }
 
-  /** 0: expired; 1: used; 2: unused past the grace period; 3: new and unused (kept). */
+  /** 0: expired; 1: used; 2: unused past the grace period; 3: new and unused. */
   #evictionRank(id: string, item: StoredArtifact, now: number): number {
     if (item.expiresAt <= now) return 0;
     if (this.#usedIds.has(id)) return 1;
