@@ -125,10 +125,13 @@ describe("a capability over MCP Streamable HTTP", () => {
   });
 
   it("on SIGTERM, answers the call in flight and exits 0", async () => {
-    const call = client.callTool({ name: "slow", arguments: { ms: 400 } });
-    await new Promise((r) => setTimeout(r, 150));
+    // SIGTERM once the call reports its first step, so it is surely running: after a fixed 150 ms a loaded
+    // host had not always delivered the request yet, and the client saw its connection reset instead.
+    const running = Promise.withResolvers<void>();
+    const call = client.callTool({ name: "slow", arguments: { ms: 600, steps: 3 } }, undefined, { onprogress: () => running.resolve() });
+    await running.promise;
     child.kill("SIGTERM");
-    expect(JSON.parse(text(await call))).toEqual({ waited: 400 });
+    expect(JSON.parse(text(await call))).toEqual({ waited: 600 });
     expect(await exit).toBe(0);
     expect(logs).toContain('"msg":"stopped"');
   });
