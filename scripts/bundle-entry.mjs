@@ -3,20 +3,21 @@
 // 95), which is most of its start-up time; one bundled file starts in about half the time. Packages
 // that read their own files at run time (pdfkit's font metrics, for one) stay external: list them with
 // --external and they are loaded from node_modules as usual. Dynamic imports (the kit's lazily loaded
-// undici) become separate chunks, still loaded only when used. --ascii escapes non-ASCII characters and
-// leaves out JSDoc comments: V8 keeps each chunk's source in memory, and one character above U+00FF
-// anywhere in it (an arrow in a comment, a Greek label) makes the whole string two bytes a character.
-//   node ../../scripts/bundle-entry.mjs [--external pkg,pkg2] [--ascii]   (run in the capability's directory)
+// undici) become separate chunks, still loaded only when used. The output is ASCII (non-ASCII characters
+// escaped, JSDoc comments left out): V8 keeps each chunk's source in memory, and one character above
+// U+00FF anywhere in it (an arrow in a comment, a Greek label) makes the whole string two bytes a
+// character (1.5 MiB of the example capability's idle memory, about 5 MiB of pdf's).
+//   node ../../scripts/bundle-entry.mjs [--external pkg,pkg2]   (run in the capability's directory)
 import { rm } from "node:fs/promises";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "rolldown";
 
 /**
- * Bundles `entry` into `outDir` (emptied first); `external` packages are imported at run time. `ascii`:
- * only ASCII in the output (strings, templates and regular expressions escaped; JSDoc comments left out).
+ * Bundles `entry` into `outDir` (emptied first); `external` packages are imported at run time. Only ASCII
+ * in the output: strings, templates and regular expressions escaped, JSDoc comments left out.
  */
-export async function bundleEntry({ entry, outDir, external = [], ascii = false }) {
+export async function bundleEntry({ entry, outDir, external = [] }) {
   await rm(outDir, { recursive: true, force: true });
   const isExternal = (id) => external.some((name) => id === name || id.startsWith(`${name}/`));
   await build({
@@ -29,16 +30,17 @@ export async function bundleEntry({ entry, outDir, external = [], ascii = false 
       format: "esm",
       entryFileNames: "[name].js",
       chunkFileNames: "[name]-[hash].js",
-      ...(ascii && { charset: "ascii", comments: { legal: true, annotation: true, jsdoc: false } }),
+      charset: "ascii",
+      comments: { legal: true, annotation: true, jsdoc: false },
     },
   });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { external: { type: "string", default: "" }, ascii: { type: "boolean", default: false } } });
+  const { values } = parseArgs({ options: { external: { type: "string", default: "" } } });
   const external = values.external
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  await bundleEntry({ entry: resolve("dist/main.js"), outDir: resolve("dist/bundle"), external, ascii: values.ascii });
+  await bundleEntry({ entry: resolve("dist/main.js"), outDir: resolve("dist/bundle"), external });
 }
