@@ -13,7 +13,6 @@ export interface StoredArtifact {
   readonly size: number;
   /** The content as received, in chunks (never concatenated, to avoid a second copy). */
   readonly chunks: readonly Buffer[];
-  readonly createdAt: number;
   readonly expiresAt: number;
 }
 
@@ -164,8 +163,7 @@ export class ArtifactStore {
   }
 
   /** @internal Adds a finished artifact whose bytes were reserved. */
-  commit(item: Omit<StoredArtifact, "id" | "createdAt" | "expiresAt">): StoredArtifact {
-    const now = this.#now();
+  commit(item: Omit<StoredArtifact, "id" | "expiresAt">): StoredArtifact {
     const stored: StoredArtifact = {
       id: randomBytes(16).toString("hex"),
       kind: item.kind,
@@ -173,8 +171,7 @@ export class ArtifactStore {
       mimeType: item.mimeType,
       size: item.size,
       chunks: item.chunks,
-      createdAt: now,
-      expiresAt: now + this.#opts.ttlMs,
+      expiresAt: this.#now() + this.#opts.ttlMs,
     };
     this.release(item.size);
     this.#heldBytes += item.size;
@@ -202,7 +199,9 @@ export class ArtifactStore {
   #evictionRank(id: string, item: StoredArtifact, now: number): number {
     if (item.expiresAt <= now) return 0;
     if (this.#usedIds.has(id)) return 1;
-    return now - item.createdAt >= (this.#opts.unusedGraceMs ?? 60_000) ? 2 : 3;
+    // Its age: every artifact is stored for the same TTL.
+    const age = now - (item.expiresAt - this.#opts.ttlMs);
+    return age >= (this.#opts.unusedGraceMs ?? 60_000) ? 2 : 3;
   }
 
   #remember(id: string): void {
