@@ -1,7 +1,6 @@
 import { ToolError } from "@selu-catalogue/kit";
 import PDFDocument from "pdfkit";
 import type { LoadedImage } from "../document/images.js";
-import type { Run } from "../document/inline.js";
 import type { PreparedDocument } from "../document/prepare.js";
 import { markComplexFragments } from "../text/actual-text.js";
 import { attachText } from "../text/doc-text.js";
@@ -14,8 +13,9 @@ import { boundLayoutCaches } from "./layout-cache.js";
 import { objectStreams } from "./object-streams.js";
 import { batchWrites } from "./pdf-writes.js";
 import { collectOutput } from "./output.js";
-import { area, currentPage, ensureSpace, runOf, type RunsOptions, STYLE, writeRuns } from "./page.js";
-import { brokenHeight, writeBroken } from "./line-break.js";
+import { area, currentPage, ensureSpace, runOf, STYLE } from "./page.js";
+import { brokenHeight } from "./line-break.js";
+import { setRuns } from "./set-runs.js";
 import type { Doc } from "./doc.js";
 import { writePageFurniture } from "./page-furniture.js";
 import { startTags, tagsOf } from "./tags.js";
@@ -128,14 +128,14 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
 function writeTitle(doc: Doc, prepared: PreparedDocument): void {
   const { left, width } = area(doc);
   const tags = tagsOf(doc);
-  tags.leaf("H1", () => writeText(doc, [runOf(prepared.title, "bold")], { x: left, width, size: STYLE.title, lineGap: 1 }));
+  tags.leaf("H1", () => setRuns(doc, [runOf(prepared.title, "bold")], { x: left, width, size: STYLE.title, lineGap: 1 }));
   if (prepared.subtitle) {
     doc.y += 3;
-    tags.leaf("P", () => writeText(doc, [runOf(prepared.subtitle!, "regular")], { x: left, width, size: STYLE.subtitle, color: STYLE.muted }));
+    tags.leaf("P", () => setRuns(doc, [runOf(prepared.subtitle!, "regular")], { x: left, width, size: STYLE.subtitle, color: STYLE.muted }));
   }
   if (prepared.byline) {
     doc.y += 4;
-    tags.leaf("P", () => writeText(doc, [runOf(prepared.byline!, "regular")], { x: left, width, size: STYLE.small + 1, color: STYLE.muted }));
+    tags.leaf("P", () => setRuns(doc, [runOf(prepared.byline!, "regular")], { x: left, width, size: STYLE.small + 1, color: STYLE.muted }));
   }
   doc.y += 8;
   tags.artifact(() =>
@@ -151,11 +151,6 @@ function writeTitle(doc: Doc, prepared: PreparedDocument): void {
   doc.y += 14;
 }
 
-/** Runs set by our line breaking where it can (a title is one or two lines), else by pdfkit's wrapper. */
-function writeText(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
-  if (!writeBroken(doc, runs, options)) writeRuns(doc, runs, options);
-}
-
 /** Writes a section heading (a link target and an outline entry); returns the page it is on. */
 function writeHeading(doc: Doc, heading: string, s: number): number {
   const { left, width } = area(doc);
@@ -165,7 +160,7 @@ function writeHeading(doc: Doc, heading: string, s: number): number {
   if (doc.y > area(doc).top + 1) doc.y += 6;
   doc.outline.addItem(heading);
   const page = currentPage(doc);
-  tagsOf(doc).leaf("H2", () => writeText(doc, [runOf(heading, "bold")], { x: left, width, size: STYLE.heading, first: { destination: destination(s) } as PDFKit.Mixins.TextOptions }));
+  tagsOf(doc).leaf("H2", () => setRuns(doc, [runOf(heading, "bold")], { x: left, width, size: STYLE.heading, first: { destination: destination(s) } as PDFKit.Mixins.TextOptions }));
   doc.y += 5;
   return page;
 }

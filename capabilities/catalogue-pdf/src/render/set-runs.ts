@@ -1,13 +1,18 @@
-// How tall runs will be when written: apart from page.ts because the one-face case asks line-break.ts,
-// which itself writes through page.ts.
+// Setting runs, and how tall they will be: our line breaking where it can, else pdfkit's wrapper. Apart
+// from page.ts because it asks line-break.ts, which itself writes through page.ts.
 import type { Run } from "../document/inline.js";
 import { bidiHeight, needsOwnLayout } from "../text/bidi-paragraph.js";
 import { fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
-import { brokenHeight } from "./line-break.js";
-import { breakableLongWords, sizeOf, STYLE } from "./page.js";
+import { brokenHeight, writeBroken } from "./line-break.js";
+import { breakableLongWords, type RunsOptions, sizeOf, STYLE, writeRuns } from "./page.js";
 
-/** The height runs take when written with `writeRuns` (page.ts), measured in the widest face they use. */
+/** Writes runs as our line breaking breaks them where it can (see `writeBroken`), else with `writeRuns`. */
+export function setRuns(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
+  if (!writeBroken(doc, runs, options)) writeRuns(doc, runs, options);
+}
+
+/** The height runs take when written with `setRuns` or `writeRuns` (page.ts), measured in the widest face they use. */
 export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
   if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
   // One face: measured by our line breaking, as writeBroken sets it (pdfkit's wrapper measures each word again).

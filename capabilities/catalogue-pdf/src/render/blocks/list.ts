@@ -1,8 +1,7 @@
 import type { PreparedListItem } from "../../document/prepare.js";
 import { rightToLeft } from "../../text/doc-text.js";
-import { writeBroken } from "../line-break.js";
-import { area, drawLine, ensureSpace, STYLE, writeRuns } from "../page.js";
-import { runsHeight } from "../runs-height.js";
+import { area, drawLine, ensureSpace, STYLE } from "../page.js";
+import { runsHeight, setRuns } from "../set-runs.js";
 import type { Doc } from "../doc.js";
 import { tagsOf } from "../tags.js";
 
@@ -57,7 +56,7 @@ function renderItems(doc: Doc, placed: readonly PlacedItem[], next: { index: num
     // The body holds the item's text and its nested list, as PDF 1.7 (14.8.4.3.3) nests lists.
     tags.open("LBody");
     const options = { x: rtl ? left : x + markerWidth, width: textWidth, size: STYLE.body };
-    tags.content(() => writeBroken(doc, item.runs, options) || writeRuns(doc, item.runs, options));
+    tags.content(() => setRuns(doc, item.runs, options));
     doc.y += ITEM_GAP;
     if (placed[next.index]?.depth === depth + 1) tags.group("L", () => renderItems(doc, placed, next, breaks, depth + 1));
     tags.close();

@@ -6,7 +6,7 @@ import { rightToLeft } from "../../text/doc-text.js";
 import { fontKeyFor } from "../fonts.js";
 import { breakLines, measurer, type Line, type Measure } from "../line-break.js";
 import { area, ensureSpace, STYLE, writeLine, writeRuns } from "../page.js";
-import { runsHeight } from "../runs-height.js";
+import { runsHeight } from "../set-runs.js";
 import type { Doc } from "../doc.js";
 import { tagsOf, type Tags } from "../tags.js";
 

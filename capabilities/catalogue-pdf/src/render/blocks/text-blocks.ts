@@ -1,8 +1,7 @@
 import type { Run } from "../../document/inline.js";
 import { rightToLeft } from "../../text/doc-text.js";
-import { writeBroken } from "../line-break.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns } from "../page.js";
-import { runsHeight } from "../runs-height.js";
+import { runsHeight, setRuns } from "../set-runs.js";
 import type { Doc } from "../doc.js";
 import { tagsOf } from "../tags.js";
 import { PIECE_CHARS, pieces } from "./pieces.js";
@@ -14,7 +13,7 @@ export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () 
   const tags = tagsOf(doc);
   tags.open("P");
   const options = { x: left, width, size: STYLE.body };
-  await inPieces(doc, runs, pause, (piece) => writeBroken(doc, piece, options) || writeRuns(doc, piece, options));
+  await inPieces(doc, runs, pause, (piece) => setRuns(doc, piece, options));
   tags.close();
   doc.y += STYLE.paragraphGap;
 }
