@@ -7,6 +7,7 @@ export { attachments } from "./artifacts/attachments.js";
 export { displayName, toolDisplayNames, wordCasing } from "./display-name.js";
 export { ToolError, isAbortError } from "./errors.js";
 export { formatBytes } from "./format.js";
+export { ownMemory } from "./own-memory.js";
 export { MAX_RESULT_BYTES, cutToJsonBytes, itemsWithin, jsonBytes, shortenString } from "./limits/result-bound.js";
 export { silentLogger } from "./log.js";
 export { invokeTool } from "./runtime/invoke.js";

@@ -9,6 +9,8 @@ describe("fontFile", () => {
     expect(fontFile(fonts().regular, [42, 41, 0, 40 + VARIANT, 40])).toBe(first);
     expect(fontFile(fonts().regular, [0, 40, 41])).not.toBe(first);
     expect(fontFile(fonts().bold, [0, 40, 41, 42])).not.toBe(first);
+    // Kept across documents: in memory of its own, not a view into a 64 KiB slab of Node's buffer pool.
+    expect(first.deflated.buffer.byteLength).toBe(first.deflated.byteLength);
   });
 });
 

@@ -2,6 +2,7 @@ import { type CidSubset, FontFace, VARIANT } from "../text/font-face.js";
 import { subsetFont } from "./font-subset.js";
 import type { Doc } from "./doc.js";
 import { deflate } from "./deflate.js";
+import { ownMemory } from "@selu-catalogue/kit";
 
 /** What pdfkit's EmbeddedFont holds for one font of one document (the fields its `embed` reads). */
 interface EmbeddedFont {
@@ -120,7 +121,8 @@ function embedding(face: FontFace, ids: readonly number[], unicode: readonly num
     const file = fontFile(face, ids);
     const map = Buffer.alloc(ids.length * 2);
     ids.forEach((id, cid) => map.writeUInt16BE(file.newId.get(id % VARIANT)!, cid * 2));
-    found = { file, cidToGid: deflate(map), toUnicode: deflate(toUnicodeCmap(unicode)) };
+    // Kept across documents, so in memory of their own (zlib's output of a few KiB is a view into a 64 KiB slab).
+    found = { file, cidToGid: ownMemory(deflate(map)), toUnicode: ownMemory(deflate(toUnicodeCmap(unicode))) };
   }
   return remember(cache, key, found);
 }
@@ -133,7 +135,7 @@ export function fontFile(face: FontFace, ids: readonly number[]): FontFile {
   let file = cache.get(key);
   if (!file) {
     const subset = subsetFont(face.bytes, glyphs);
-    file = { deflated: deflate(subset.bytes), length: subset.bytes.byteLength, newId: subset.newId };
+    file = { deflated: ownMemory(deflate(subset.bytes)), length: subset.bytes.byteLength, newId: subset.newId };
   }
   return remember(cache, key, file);
 }

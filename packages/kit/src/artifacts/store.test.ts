@@ -20,6 +20,14 @@ describe("ArtifactStore", () => {
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{32}$/);
   });
 
+  it("keeps a small file in memory of its own, not in the slab Node pools small buffers in (see ownMemory)", () => {
+    const { s } = store({ maxArtifactBytes: 20_000, budgetBytes: 50_000 });
+    const pooled = Buffer.concat([Buffer.from("%PDF-1.7\n"), Buffer.alloc(13_000, 1)]);
+    const [chunk] = s.put(pooled, meta).chunks;
+    expect(chunk!.buffer.byteLength).toBe(pooled.byteLength);
+    expect(chunk!.equals(pooled)).toBe(true);
+  });
+
   it("forgets artifacts after their TTL", () => {
     const { s, advance } = store();
     const a = s.put(Buffer.alloc(10), meta);

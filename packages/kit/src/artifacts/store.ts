@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ToolError } from "../errors.js";
 import { formatBytes } from "../format.js";
+import { ownMemory } from "../own-memory.js";
 
 /** Whether an artifact came in (UploadInputArtifact) or goes out (a tool's result). */
 export type ArtifactKind = "input" | "output";
@@ -252,9 +253,7 @@ export class ArtifactWriter {
       throw err;
     }
     this.#size += chunk.byteLength;
-    // Copy only when the chunk is a view into a larger buffer we must not retain.
-    const buf = Buffer.isBuffer(chunk) && chunk.byteOffset === 0 && chunk.buffer.byteLength === chunk.byteLength ? chunk : Buffer.from(chunk);
-    this.#chunks.push(buf);
+    this.#chunks.push(ownMemory(chunk));
   }
 
   /** Stores what was written and returns it with its new id. */
