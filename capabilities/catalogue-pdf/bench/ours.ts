@@ -20,6 +20,7 @@ export async function startOurs() {
   await orchestrator.install(manifest, proc.address);
   return {
     orchestrator,
+    pid: proc.child.pid!,
     call: (args: Record<string, unknown>) => orchestrator.call("catalogue-pdf__create_pdf_document", args),
     peakRss: () => peakRssMiB(proc.child.pid!),
     cpuMs: () => cpuMs(proc.child.pid!),

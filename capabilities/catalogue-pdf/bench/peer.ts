@@ -45,6 +45,7 @@ export async function startPeer(serverPy: string) {
   await orchestrator.install(PEER_MANIFEST, `127.0.0.1:${port}`);
   return {
     orchestrator,
+    pid: child.pid!,
     call: (args: Record<string, unknown>) => orchestrator.call("pdf__create_pdf_document", args),
     peakRss: () => peakRssMiB(child.pid!),
     cpuMs: () => cpuMs(child.pid!),

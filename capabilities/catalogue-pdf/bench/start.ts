@@ -8,13 +8,14 @@
 // START_ROUNDS), with the smallest and largest value.
 //   node bench/start.ts [other capability dir ...]   (this package, then other checkouts' to compare, e.g.
 //   main's: the processes are interleaved, round by round, so a busy machine slows all alike)
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "@selu-catalogue/manifest";
 import { imageEnv } from "@selu-catalogue/testkit/conformance";
 import { Orchestrator, peakRssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
 import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
+import { cpuMs } from "./cpu.ts";
 
 const dirs = [fileURLToPath(new URL("..", import.meta.url)), ...process.argv.slice(2).map((d) => resolve(d))];
 const ROUNDS = Number(process.env.START_ROUNDS) || 5;
@@ -22,8 +23,6 @@ const SCRIPTS = ["مرحبا بالعالم", "नमस्ते दुनि�
 
 const statusMiB = (pid: number, field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 const rssOf = (pid: number) => statusMiB(pid, "VmRSS");
-/** CPU time of all the server's threads so far, in ms (schedstat counts nanoseconds: a first letter's few ms of CPU show). */
-const cpuMsOf = (pid: number) => readdirSync(`/proc/${pid}/task`).reduce((sum, tid) => sum + Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]) / 1e6, 0);
 const REPORT = sampleReport({ images: 0, rows: 40 });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -65,9 +64,9 @@ async function round(dir: string, rows: Rows): Promise<void> {
     const outcome = await orchestrator.call("catalogue-pdf__create_pdf_document", args);
     return { ms: performance.now() - t, bytes: outcome.ok ? (outcome.result as { size_bytes: number }).size_bytes : Number.NaN };
   };
-  const cpuBefore = cpuMsOf(proc.child.pid!);
+  const cpuBefore = cpuMs(proc.child.pid!);
   const first = await call(sampleLetter());
-  rows.firstLetterCpuMs!.push(cpuMsOf(proc.child.pid!) - cpuBefore);
+  rows.firstLetterCpuMs!.push(cpuMs(proc.child.pid!) - cpuBefore);
   rows.firstLetterMs!.push(first.ms);
   rows.letterKB!.push(first.bytes / 1000);
   rows.secondLetterMs!.push((await call(sampleLetter())).ms);
