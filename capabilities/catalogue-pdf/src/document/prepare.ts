@@ -131,11 +131,17 @@ class Preparer {
   }
 
   /** Text with inline markup; `base` styles every run (quotes are italic). */
-  runs(text: string, field: string, base: Partial<Pick<Run, "bold" | "italic">> = {}): Run[] {
+  runs(text: string, field: string, base?: Partial<Pick<Run, "bold" | "italic">>): Run[] {
     const normalised = normalise(text).replaceAll("\t", " ");
     this.count(normalised);
-    const runs = parseInline(normalised).map((r) => ({ ...r, bold: r.bold || !!base.bold, italic: r.italic || !!base.italic }));
-    for (const run of runs) this.#check(run.text, fontKeyFor(run), field);
+    // The runs are parseInline's own, fresh: styled in place rather than copied.
+    const runs = parseInline(normalised);
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i]!;
+      if (base?.bold) run.bold = true;
+      if (base?.italic) run.italic = true;
+      this.#check(run.text, fontKeyFor(run), field);
+    }
     return runs;
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Run } from "../document/inline.js";
-import { breakLines } from "./line-break.js";
+import { breakLines, isSpace } from "./line-break.js";
 
 const run = (text: string, bold = false): Run => ({ text, bold, italic: false, code: false });
 // Every character one point wide (bold ones two), so the breaks are plain to see.
@@ -31,5 +31,21 @@ describe("breakLines", () => {
     expect(breakLines([run("a verylongword")], 8, size, measure)).toBeUndefined();
     // Words of 48 characters and more get pdfkit's break opportunities inside them (see page.ts).
     expect(breakLines([run(`see ${"x".repeat(48)}`)], 1_000, size, measure)).toBeUndefined();
+  });
+});
+
+describe("isSpace", () => {
+  it("is true of exactly the code units a regular expression's \\s matches", () => {
+    const differ: number[] = [];
+    for (let unit = 0; unit <= 0xffff; unit++) if (isSpace(unit) !== /\s/u.test(String.fromCharCode(unit))) differ.push(unit);
+    expect(differ).toEqual([]);
+  });
+});
+
+describe("breakLines across runs", () => {
+  it("keeps a run's style across pieces of several runs and lines, and skips empty runs", () => {
+    const lines = breakLines([run("aa "), run(""), run("bb", true), run("b cc dd"), run(" ee", true)], 6, size, measure);
+    expect(lines!.map((line) => line.runs)).toEqual([[run("aa ")], [run("bb", true), run("b ")], [run("cc ")], [run("dd"), run(" ", true)], [run("ee", true)]]);
+    expect(lines!.map((line) => line.width)).toEqual([2, 5, 2, 2, 4]);
   });
 });

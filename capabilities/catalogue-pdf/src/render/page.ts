@@ -117,15 +117,20 @@ export function writeLine(doc: Doc, runs: readonly Run[], lineWidth: number, opt
   const align = options.align ?? "left";
   let x = options.x + (align === "right" ? slack : align === "center" ? slack / 2 : 0);
   const y = doc.y;
-  const baseline = -ascentOf(Math.max(...runs.map((run) => sizeOf(run, options))));
+  let largest = Number.NEGATIVE_INFINITY;
+  for (let r = 0; r < runs.length; r++) largest = Math.max(largest, sizeOf(runs[r]!, options));
+  const baseline = -ascentOf(largest);
   const { order } = textOf(doc);
-  for (const run of runs) {
+  for (let r = 0; r < runs.length; r++) {
+    const run = runs[r]!;
     const fill = run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : (options.color ?? STYLE.text);
     if (fill !== color.fill) {
       doc.fillColor(fill);
       color.fill = fill;
     }
-    for (const piece of fontRuns(run.text, fontKeyFor(run), order)) {
+    const pieces = fontRuns(run.text, fontKeyFor(run), order);
+    for (let p = 0; p < pieces.length; p++) {
+      const piece = pieces[p]!;
       useFont(doc, piece, sizeOf(run, options));
       const advance = run.link ? undefined : drawPlain(doc, piece.text, x, y, -baseline);
       if (advance !== undefined) {
