@@ -47,8 +47,8 @@ function layout(this: EmbeddedFont, text: string, features?: unknown, onlyWidth?
     if (!(end ? last < index : unit === 0x20 || unit === 0x09)) continue;
     const run = this.layoutCached(text.slice(last, index + 1));
     if (glyphs && positions) {
-      for (const glyph of run.glyphs) glyphs.push(glyph);
-      for (const position of run.positions) positions.push(position);
+      for (let g = 0; g < run.glyphs.length; g++) glyphs.push(run.glyphs[g]!);
+      for (let p = 0; p < run.positions.length; p++) positions.push(run.positions[p]!);
     }
     advanceWidth += run.advanceWidth;
     last = index + 1;
@@ -106,8 +106,8 @@ export interface PlainLine {
  */
 export function plainLine(font: EmbeddedFont, text: string, size: number): PlainLine | undefined {
   const scale = size / 1000;
-  let operands = "";
-  let codes = "";
+  const out = new Operands();
+  let open = false; // whether a stretch of codes has begun ("<" written)
   let advance = 0;
   let kerning = 0;
   let last = 0;
@@ -121,20 +121,70 @@ export function plainLine(font: EmbeddedFont, text: string, size: number): Plain
       const { xAdvance, advanceWidth, xOffset, yOffset } = run.positions[g]!;
       if (xOffset || yOffset) return undefined;
       const gid = font.subset.includeGlyph(glyph.id);
-      codes += hex4(gid);
+      if (!open) out.begin();
+      open = true;
+      out.code(gid);
       if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
       if (font.unicode[gid] == null) font.unicode[gid] = glyph.codePoints;
       advance += xAdvance * scale;
       kerning = advanceWidth - xAdvance;
       if (xAdvance - advanceWidth !== 0) {
-        operands += `${operands ? " " : ""}<${codes}> ${num(kerning)}`;
-        codes = "";
+        out.end(num(kerning));
+        open = false;
       }
     }
   }
-  if (codes) operands += `${operands ? " " : ""}<${codes}> ${num(kerning)}`;
-  return { operands, advance };
+  if (open) out.end(num(kerning));
+  return { operands: out.text(), advance };
 }
+
+/**
+ * TJ operands written as ASCII into one buffer, reused line after line, and read out as one string:
+ * appending each glyph's code to a string made a string per glyph. Only for use within one synchronous
+ * call (documents rendered at once never interleave in it).
+ */
+class Operands {
+  static #bytes = Buffer.allocUnsafe(4_096);
+  #length = 0;
+
+  /** Starts a stretch of codes ("<", after a space unless first). */
+  begin(): void {
+    this.#reserve(2);
+    if (this.#length > 0) Operands.#bytes[this.#length++] = 0x20;
+    Operands.#bytes[this.#length++] = 0x3c;
+  }
+
+  /** A code as pdfkit writes it: its last four hex digits. */
+  code(code: number): void {
+    this.#reserve(4);
+    const bytes = Operands.#bytes;
+    for (let shift = 12; shift >= 0; shift -= 4) bytes[this.#length++] = HEX_DIGITS[(code >> shift) & 0xf]!;
+  }
+
+  /** Ends a stretch of codes with the kerning after it ("> -12.5"). */
+  end(kerning: number): void {
+    const digits = `${kerning}`;
+    this.#reserve(2 + digits.length);
+    const bytes = Operands.#bytes;
+    bytes[this.#length++] = 0x3e;
+    bytes[this.#length++] = 0x20;
+    for (let i = 0; i < digits.length; i++) bytes[this.#length++] = digits.charCodeAt(i);
+  }
+
+  text(): string {
+    return Operands.#bytes.toString("latin1", 0, this.#length);
+  }
+
+  #reserve(count: number): void {
+    const bytes = Operands.#bytes;
+    if (this.#length + count <= bytes.length) return;
+    Operands.#bytes = Buffer.allocUnsafe(Math.max(2 * bytes.length, this.#length + count));
+    bytes.copy(Operands.#bytes, 0, 0, this.#length);
+  }
+}
+
+/** ASCII of the hex digits pdfkit writes (lowercase). */
+const HEX_DIGITS = Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
 
 /** pdfkit's number format in content streams. */
 export const num = (n: number) => Math.round(n * 1e6) / 1e6;
