@@ -105,8 +105,18 @@ export interface PlainLine {
  * when a glyph is placed off its advance (such a line is pdfkit's to draw).
  */
 export function plainLine(font: EmbeddedFont, text: string, size: number): PlainLine | undefined {
+  const out = asciiLine.start();
+  const advance = writePlainLine(font, text, size, out);
+  return advance === undefined ? undefined : { operands: out.text(), advance };
+}
+
+/**
+ * Writes {@link plainLine}'s operands to `out` and returns the advance; undefined (with some written, to
+ * be discarded) when a glyph is placed off its advance.
+ */
+export function writePlainLine(font: EmbeddedFont, text: string, size: number, out: AsciiLine): number | undefined {
   const scale = size / 1000;
-  const out = new Operands();
+  const from = out.length;
   let open = false; // whether a stretch of codes has begun ("<" written)
   let advance = 0;
   let kerning = 0;
@@ -121,7 +131,7 @@ export function plainLine(font: EmbeddedFont, text: string, size: number): Plain
       const { xAdvance, advanceWidth, xOffset, yOffset } = run.positions[g]!;
       if (xOffset || yOffset) return undefined;
       const gid = font.subset.includeGlyph(glyph.id);
-      if (!open) out.begin();
+      if (!open) out.write(out.length > from ? " <" : "<");
       open = true;
       out.code(gid);
       if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
@@ -129,59 +139,67 @@ export function plainLine(font: EmbeddedFont, text: string, size: number): Plain
       advance += xAdvance * scale;
       kerning = advanceWidth - xAdvance;
       if (xAdvance - advanceWidth !== 0) {
-        out.end(num(kerning));
+        out.write("> ");
+        out.write(`${num(kerning)}`);
         open = false;
       }
     }
   }
-  if (open) out.end(num(kerning));
-  return { operands: out.text(), advance };
+  if (open) {
+    out.write("> ");
+    out.write(`${num(kerning)}`);
+  }
+  return advance;
 }
 
 /**
- * TJ operands written as ASCII into one buffer, reused line after line, and read out as one string:
- * appending each glyph's code to a string made a string per glyph. Only for use within one synchronous
- * call (documents rendered at once never interleave in it).
+ * A line of a content stream written as ASCII into one buffer and read out as one string: appending to a
+ * string made a new string per glyph. One line at a time ({@link asciiLine}): started, written and read
+ * within one synchronous call, so documents rendered at once never interleave in it.
  */
-class Operands {
-  static #bytes = Buffer.allocUnsafe(4_096);
-  #length = 0;
+export class AsciiLine {
+  #bytes = Buffer.allocUnsafe(4_096);
+  /** Bytes written. */
+  length = 0;
 
-  /** Starts a stretch of codes ("<", after a space unless first). */
-  begin(): void {
-    this.#reserve(2);
-    if (this.#length > 0) Operands.#bytes[this.#length++] = 0x20;
-    Operands.#bytes[this.#length++] = 0x3c;
+  /** Starts a new line, forgetting the last. */
+  start(): this {
+    this.length = 0;
+    return this;
   }
 
-  /** A code as pdfkit writes it: its last four hex digits. */
+  /** Appends ASCII text. */
+  write(text: string): void {
+    this.#reserve(text.length);
+    for (let i = 0; i < text.length; i++) this.#bytes[this.length++] = text.charCodeAt(i);
+  }
+
+  /** Appends a glyph's code as pdfkit writes it: its last four hex digits. */
   code(code: number): void {
     this.#reserve(4);
-    const bytes = Operands.#bytes;
-    for (let shift = 12; shift >= 0; shift -= 4) bytes[this.#length++] = HEX_DIGITS[(code >> shift) & 0xf]!;
+    for (let shift = 12; shift >= 0; shift -= 4) this.#bytes[this.length++] = HEX_DIGITS[(code >> shift) & 0xf]!;
   }
 
-  /** Ends a stretch of codes with the kerning after it ("> -12.5"). */
-  end(kerning: number): void {
-    const digits = `${kerning}`;
-    this.#reserve(2 + digits.length);
-    const bytes = Operands.#bytes;
-    bytes[this.#length++] = 0x3e;
-    bytes[this.#length++] = 0x20;
-    for (let i = 0; i < digits.length; i++) bytes[this.#length++] = digits.charCodeAt(i);
+  /** Drops what was written after the first `length` bytes. */
+  truncate(length: number): void {
+    this.length = Math.min(this.length, length);
   }
 
+  /** The line as a string. */
   text(): string {
-    return Operands.#bytes.toString("latin1", 0, this.#length);
+    return this.#bytes.toString("latin1", 0, this.length);
   }
 
   #reserve(count: number): void {
-    const bytes = Operands.#bytes;
-    if (this.#length + count <= bytes.length) return;
-    Operands.#bytes = Buffer.allocUnsafe(Math.max(2 * bytes.length, this.#length + count));
-    bytes.copy(Operands.#bytes, 0, 0, this.#length);
+    if (this.length + count <= this.#bytes.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(2 * this.#bytes.length, this.length + count));
+    this.#bytes.copy(bigger, 0, 0, this.length);
+    this.#bytes = bigger;
   }
 }
+
+/** The one {@link AsciiLine} all documents share. */
+export const asciiLine = new AsciiLine();
 
 /** ASCII of the hex digits pdfkit writes (lowercase). */
 const HEX_DIGITS = Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
