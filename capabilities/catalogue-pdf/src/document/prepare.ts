@@ -41,7 +41,8 @@ export interface PreparedDocument {
 /**
  * Checks what the schema can't (list depth, row widths, image references, total size, glyph coverage)
  * and turns the arguments into the renderer's model. Errors name the field, as in
- * `sections[1].content[3].rows[2]: has 2 cells, the table has 3 columns`.
+ * `sections[1].content[3].rows[2]: has 2 cells, the table has 3 columns`. What `fonts` answers is
+ * remembered for the next document given the same object (as `coverage()` is): it must not change.
  */
 export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record<FontKey, GlyphSource>>): PreparedDocument {
   const p = new Preparer(fonts, args.attachments?.length ?? 0);
@@ -84,14 +85,33 @@ function contentBlocks(content: string | ContentItem[], field: string): [Block, 
   });
 }
 
-/** A glyph source that asks `source` about each code point once. */
+/** Code points whose answer a {@link remembered} source keeps; past this it starts afresh. */
+const MAX_REMEMBERED = 1_024;
+
+/** The faces of a `fonts` argument as {@link remembered} sources, kept for the next document given the same object. */
+const rememberedFaces = new WeakMap<object, Readonly<Record<FontKey, GlyphSource>>>();
+
+function rememberedAll(fonts: Readonly<Record<FontKey, GlyphSource>>): Readonly<Record<FontKey, GlyphSource>> {
+  let faces = rememberedFaces.get(fonts);
+  if (!faces) {
+    faces = Object.fromEntries(Object.entries(fonts).map(([face, source]) => [face, remembered(source)])) as Record<FontKey, GlyphSource>;
+    rememberedFaces.set(fonts, faces);
+  }
+  return faces;
+}
+
+/**
+ * A glyph source that asks `source` about each code point once, across documents (a face's glyphs don't
+ * change; a letter asks about the same few dozen characters every time).
+ */
 function remembered(source: GlyphSource): GlyphSource {
-  const known = new Map<number, boolean>();
+  let known = new Map<number, boolean>();
   return {
     hasGlyphForCodePoint(codePoint) {
       let has = known.get(codePoint);
       if (has === undefined) {
         has = source.hasGlyphForCodePoint(codePoint);
+        if (known.size >= MAX_REMEMBERED) known = new Map();
         known.set(codePoint, has);
       }
       return has;
@@ -107,8 +127,8 @@ class Preparer {
   readonly #attachmentCount: number;
 
   constructor(fonts: Readonly<Record<FontKey, GlyphSource>>, attachmentCount: number) {
-    // Each face asked once per character of the document: a table repeats its characters thousands of times.
-    this.#fonts = Object.fromEntries(Object.entries(fonts).map(([face, source]) => [face, remembered(source)])) as Record<FontKey, GlyphSource>;
+    // Each face asked once per character: a table repeats its characters thousands of times, letters each other's.
+    this.#fonts = rememberedAll(fonts);
     this.#attachmentCount = attachmentCount;
   }
 

@@ -30,6 +30,8 @@ interface Laid {
 /** Makes `font` (an EmbeddedFont of `face`) lay out and encode as pdfkit does, from `face`'s shared runs. */
 export function encodeOurWay(font: EmbeddedFont, face: FontFace): void {
   font.layoutRun = face.layoutScaled as EmbeddedFont["layoutRun"];
+  // The face keeps its words across documents: pdfkit's cache of them for this document would only repeat it.
+  font.layoutCached = face.layoutScaled as EmbeddedFont["layoutCached"];
   font.layout = layout;
   font.encode = encode;
 }

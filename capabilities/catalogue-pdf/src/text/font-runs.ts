@@ -82,7 +82,13 @@ export function hasGlyph(face: FontKey, codePoint: number): boolean {
 
 const FACES: readonly FontKey[] = ["regular", "bold", "italic", "boldItalic", "mono", "monoBold"];
 
-/** Every face as one glyph source: DejaVu and the fallbacks together (what prepare checks text against). */
+let faces: Readonly<Record<FontKey, GlyphSource>> | undefined;
+
+/**
+ * Every face as one glyph source: DejaVu and the fallbacks together (what prepare checks text against).
+ * The same object every time, so that what it answered is remembered across documents (document/prepare.ts).
+ */
 export function coverage(): Readonly<Record<FontKey, GlyphSource>> {
-  return Object.fromEntries(FACES.map((face) => [face, { hasGlyphForCodePoint: (codePoint: number) => hasGlyph(face, codePoint) }])) as Record<FontKey, GlyphSource>;
+  faces ??= Object.fromEntries(FACES.map((face) => [face, { hasGlyphForCodePoint: (codePoint: number) => hasGlyph(face, codePoint) }])) as Record<FontKey, GlyphSource>;
+  return faces;
 }
