@@ -215,9 +215,14 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
     writeBidi(doc, [runOf(line, face)], start, { width: width + 1, lineGap: 0, align: "left", sizeOf: () => size, colorOf: () => color }, link);
   } else {
     let at = start;
-    for (const piece of fontRuns(line, face, textOf(doc).order)) {
+    const pieces = fontRuns(line, face, textOf(doc).order);
+    for (let p = 0; p < pieces.length; p++) {
+      const piece = pieces[p]!;
       useFont(doc, piece, size);
-      doc.text(piece.text, at, y, { lineBreak: false, baseline: -ascentOf(size), ...link } as PDFKit.Mixins.TextOptions);
+      // Written as pdfkit would write it, without its text machinery (see writeLine), unless it is a link
+      // or has line breaks (pdfkit draws each line a line lower).
+      const drawn = options.goTo || piece.text.includes("\n") ? undefined : drawPlain(doc, piece.text, at, y, ascentOf(size));
+      if (drawn === undefined) doc.text(piece.text, at, y, { lineBreak: false, baseline: -ascentOf(size), ...link } as PDFKit.Mixins.TextOptions);
       at += doc.widthOfString(piece.text);
     }
   }
