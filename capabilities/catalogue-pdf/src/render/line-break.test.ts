@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Run } from "../document/inline.js";
-import { breakLines, isSpace } from "./line-break.js";
+import { breakLines } from "./line-break.js";
 
 const run = (text: string, bold = false): Run => ({ text, bold, italic: false, code: false });
 // Every character one point wide (bold ones two), so the breaks are plain to see.
@@ -31,14 +31,6 @@ describe("breakLines", () => {
     expect(breakLines([run("a verylongword")], 8, size, measure)).toBeUndefined();
     // Words of 48 characters and more get pdfkit's break opportunities inside them (see page.ts).
     expect(breakLines([run(`see ${"x".repeat(48)}`)], 1_000, size, measure)).toBeUndefined();
-  });
-});
-
-describe("isSpace", () => {
-  it("is true of exactly the code units a regular expression's \\s matches", () => {
-    const differ: number[] = [];
-    for (let unit = 0; unit <= 0xffff; unit++) if (isSpace(unit) !== /\s/u.test(String.fromCharCode(unit))) differ.push(unit);
-    expect(differ).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { fontKeyFor, type FontKey } from "./fonts.js";
 import { needsOwnLayout } from "../text/bidi-paragraph.js";
 import { area, hasLongWord, type RunsOptions, STYLE, textWidth, writeLine } from "./page.js";
 import type { Doc } from "./doc.js";
+import { isSpace } from "../text/white-space.js";
 
 /** One line of runs (pieces of the runs broken), and its width without the spaces at its end. */
 export interface Line {
@@ -122,13 +123,6 @@ function inkEnd(text: string, from: number, to: number): number {
   let end = to;
   while (end > from && isSpace(text.charCodeAt(end - 1))) end -= 1;
   return end;
-}
-
-/** Whether a UTF-16 code unit is white space as `\s` matches it (ECMAScript's WhiteSpace and LineTerminator). */
-export function isSpace(unit: number): boolean {
-  if (unit <= 0x20) return unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
-  if (unit < 0xa0) return false;
-  return unit === 0xa0 || unit === 0x1680 || (unit >= 0x2000 && unit <= 0x200a) || unit === 0x2028 || unit === 0x2029 || unit === 0x202f || unit === 0x205f || unit === 0x3000 || unit === 0xfeff;
 }
 
 /**
