@@ -1,7 +1,7 @@
 import type { Run } from "../document/inline.js";
 import { needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
-import { fontRuns, inOneFace } from "../text/font-runs.js";
+import { faceFont, type FontRun, fontRuns, inOneFace } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
 import { widthInFace } from "./font-encoding.js";
@@ -129,21 +129,25 @@ export function writeLine(doc: Doc, runs: readonly Run[], lineWidth: number, opt
       doc.fillColor(fill);
       color.fill = fill;
     }
-    const pieces = fontRuns(run.text, fontKeyFor(run), order);
-    for (let p = 0; p < pieces.length; p++) {
-      const piece = pieces[p]!;
-      useFont(doc, piece, sizeOf(run, options));
-      const advance = run.link ? undefined : drawPlain(doc, piece.text, x, y, -baseline);
-      if (advance !== undefined) {
-        x += advance;
-        continue;
-      }
-      doc.text(piece.text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link } as PDFKit.Mixins.TextOptions);
-      x = doc.x;
+    const face = fontKeyFor(run);
+    // A run in its face alone (nearly every one) is drawn without making a list of its font runs.
+    if (inOneFace(run.text, face)) x = drawPiece(doc, run, run.text, faceFont(face), x, y, baseline, options);
+    else {
+      const pieces = fontRuns(run.text, face, order);
+      for (let p = 0; p < pieces.length; p++) x = drawPiece(doc, run, pieces[p]!.text, pieces[p]!, x, y, baseline, options);
     }
   }
   doc.x = options.x;
   doc.y = y + doc.currentLineHeight(true) + (options.lineGap ?? STYLE.lineGap);
+}
+
+/** Draws `text`, a piece of `run` in one font, from x as {@link writeLine} does; returns where it ends. */
+function drawPiece(doc: Doc, run: Run, text: string, font: Omit<FontRun, "text">, x: number, y: number, baseline: number, options: RunsOptions): number {
+  useFont(doc, font, sizeOf(run, options));
+  const advance = run.link ? undefined : drawPlain(doc, text, x, y, -baseline);
+  if (advance !== undefined) return x + advance;
+  doc.text(text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link } as PDFKit.Mixins.TextOptions);
+  return doc.x;
 }
 
 export const sizeOf = (run: Run, options: Pick<RunsOptions, "size" | "codeSize">) => (run.code ? (options.codeSize ?? options.size * 0.92) : options.size);

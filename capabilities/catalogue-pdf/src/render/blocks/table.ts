@@ -6,7 +6,7 @@ import { rightToLeft } from "../../text/doc-text.js";
 import { type FontKey, fontKeyFor } from "../fonts.js";
 import { breakLines, measurer, type Line, type Measure } from "../line-break.js";
 import { isSpace } from "../../text/white-space.js";
-import { area, ensureSpace, STYLE, writeLine, writeRuns } from "../page.js";
+import { area, ensureSpace, type RunsOptions, STYLE, writeLine, writeRuns } from "../page.js";
 import { runsHeight } from "../set-runs.js";
 import type { Doc } from "../doc.js";
 import { tagsOf, type Tags } from "../tags.js";
@@ -91,23 +91,25 @@ function drawRow(
     // The colour in force: writeLine sets it where a run's differs; writeRuns leaves the text colour.
     const color = { fill: STYLE.text };
     doc.fillColor(color.fill);
-    cells.forEach((runs, c) => {
+    // One function draws each cell in turn, `c` (no closures per cell: a table has thousands).
+    let c = 0;
+    let options: RunsOptions | undefined;
+    const draw = () => {
+      const laid = lines[c];
+      if (laid) for (let i = 0; i < laid.length; i++) writeLine(doc, laid[i]!.runs, laid[i]!.width, options!, color);
+      else {
+        writeRuns(doc, cells[c]!, options!);
+        color.fill = STYLE.text;
+      }
+    };
+    for (c = 0; c < cells.length; c++) {
       if (rtl) x -= widths[c]!;
       doc.y = y + PAD + OPTICAL_SHIFT;
-      const options = { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 };
-      const laid = lines[c];
-      const draw = laid
-        ? () => {
-            for (let i = 0; i < laid.length; i++) writeLine(doc, laid[i]!.runs, laid[i]!.width, options, color);
-          }
-        : () => {
-            writeRuns(doc, runs, options);
-            color.fill = STYLE.text;
-          };
-      if (cell) tags.leaf(cell, draw, cell === "TH" ? { scope: "Column" } : {});
+      options = { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 };
+      if (cell) tags.leaf(cell, draw, cell === "TH" ? COLUMN_HEADER : NO_OPTIONS);
       else draw();
       if (!rtl) x += widths[c]!;
-    });
+    }
     if (color.fill !== STYLE.text) doc.fillColor(STYLE.text);
   };
   if (cell) tags.group("TR", drawCells);
@@ -126,6 +128,10 @@ function drawRow(
 }
 
 const sizeOf = (run: Run) => (run.code ? SIZE * 0.92 : SIZE);
+
+// Structure element options of a cell, shared by every cell (pdfkit only reads them).
+const COLUMN_HEADER = { scope: "Column" } as const;
+const NO_OPTIONS = {};
 
 const FACE_BITS: Readonly<Record<FontKey, number>> = { regular: 1, bold: 2, italic: 4, boldItalic: 8, mono: 16, monoBold: 32 };
 
