@@ -22,6 +22,8 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
  * parseInline("a **b** `c`") // [{text:"a "}, {text:"b", bold}, {text:" "}, {text:"c", code}]
  */
 export function parseInline(source: string): Run[] {
+  // Most cells and many paragraphs have no markup: one run, without reading them character by character.
+  if (!MARKUP.test(source)) return source ? [{ text: source, bold: false, italic: false, code: false }] : [];
   const runs: Run[] = [];
   let bold = false;
   let italic = false;
@@ -84,6 +86,8 @@ export function parseInline(source: string): Run[] {
   return runs;
 }
 
+/** A character that can begin markup (or escape it). */
+const MARKUP = /[\\`[*]/;
 const BACKSLASH = 0x5c;
 const BACKTICK = 0x60;
 const BRACKET = 0x5b;
