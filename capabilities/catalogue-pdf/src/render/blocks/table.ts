@@ -91,21 +91,24 @@ function drawRow(
     // The colour in force: writeLine sets it where a run's differs; writeRuns leaves the text colour.
     const color = { fill: STYLE.text };
     doc.fillColor(color.fill);
-    // One function draws each cell in turn, `c` (no closures per cell: a table has thousands).
+    // One function draws each cell in turn, `c`, with one options object updated for it (a table has
+    // thousands of cells: no closure or options each; neither outlives the call that draws the cell).
     let c = 0;
-    let options: RunsOptions | undefined;
+    const options: RunsOptions = { x: 0, width: 0, size: SIZE, align: "left", lineGap: 1 };
     const draw = () => {
       const laid = lines[c];
-      if (laid) for (let i = 0; i < laid.length; i++) writeLine(doc, laid[i]!.runs, laid[i]!.width, options!, color);
+      if (laid) for (let i = 0; i < laid.length; i++) writeLine(doc, laid[i]!.runs, laid[i]!.width, options, color);
       else {
-        writeRuns(doc, cells[c]!, options!);
+        writeRuns(doc, cells[c]!, options);
         color.fill = STYLE.text;
       }
     };
     for (c = 0; c < cells.length; c++) {
       if (rtl) x -= widths[c]!;
       doc.y = y + PAD + OPTICAL_SHIFT;
-      options = { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 };
+      options.x = x + PAD;
+      options.width = widths[c]! - 2 * PAD;
+      options.align = aligns[c]!;
       if (cell) tags.leaf(cell, draw, cell === "TH" ? COLUMN_HEADER : NO_OPTIONS);
       else draw();
       if (!rtl) x += widths[c]!;
@@ -159,7 +162,7 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
     let height = 0;
     const lines = cells.map((cell, c) => {
       const width = widths[c]! - 2 * PAD;
-      const simple = cell.length > 0 && !cell.some((run) => run.text.includes("\n"));
+      const simple = cell.length > 0 && !hasLineBreak(cell);
       const laid = !simple || needsOwnLayout(doc, cell) ? undefined : lineWidths[c]! <= width - 1 ? [{ runs: cell, width: lineWidths[c]! }] : breakLines(cell, width, sizeOf, measure);
       // Text that fits on one line is one line high however it is set.
       const count = laid?.length ?? (simple && lineWidths[c]! <= width - 1 ? 1 : 0);
@@ -168,6 +171,11 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
     });
     return { cells, lines, height: height + 2 * PAD };
   };
+}
+
+function hasLineBreak(cell: readonly Run[]): boolean {
+  for (let i = 0; i < cell.length; i++) if (cell[i]!.text.includes("\n")) return true;
+  return false;
 }
 
 /**
@@ -205,16 +213,16 @@ function lineWidthOf(cell: readonly Run[], measure: Measure, eachWord?: (width: 
     const size = sizeOf(cell[r]!);
     const width = measure(text, face, size);
     lineWidth += width;
-    if (eachWord) eachWordOf(text, width, (word) => eachWord(measure(word, face, size)), eachWord);
+    if (eachWord) eachWordOf(text, width, face, size, measure, eachWord);
   }
   return lineWidth;
 }
 
 /**
- * Gives `measured` each word of `text` (between white space), or `whole` the text's `width` when it is one
- * word with no space at all.
+ * Gives `eachWord` the width of each word of `text` (between white space) in `face` at `size`, or the
+ * text's own `width` when it is one word with no space at all.
  */
-function eachWordOf(text: string, width: number, measured: (word: string) => void, whole: (width: number) => void): void {
+function eachWordOf(text: string, width: number, face: FontKey, size: number, measure: Measure, eachWord: (width: number) => void): void {
   let start = -1; // where the current word starts (-1: between words)
   let spaced = false;
   for (let i = 0; i < text.length; i++) {
@@ -223,11 +231,11 @@ function eachWordOf(text: string, width: number, measured: (word: string) => voi
       continue;
     }
     spaced = true;
-    if (start !== -1) measured(text.slice(start, i));
+    if (start !== -1) eachWord(measure(text.slice(start, i), face, size));
     start = -1;
   }
-  if (!spaced) whole(width);
-  else if (start !== -1) measured(text.slice(start));
+  if (!spaced) eachWord(width);
+  else if (start !== -1) eachWord(measure(text.slice(start), face, size));
 }
 
 /** Column widths from each column's longest word and longest line (see {@link columnWidths}). */
