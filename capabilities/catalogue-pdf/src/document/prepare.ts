@@ -151,7 +151,7 @@ class Preparer {
   }
 
   /** Text with inline markup; `base` styles every run (quotes are italic). */
-  runs(text: string, field: string, base?: Partial<Pick<Run, "bold" | "italic">>): Run[] {
+  runs(text: string, field: Field, base?: Partial<Pick<Run, "bold" | "italic">>): Run[] {
     const normalised = normalise(text).replaceAll("\t", " ");
     this.count(normalised);
     // The runs are parseInline's own, fresh: styled in place rather than copied.
@@ -189,7 +189,8 @@ class Preparer {
           if (row.length !== width) {
             throw new ToolError(`${field}.rows[${r}]: has ${row.length} cells, the table has ${width} columns; give every row one string per column (use "" for an empty cell)`);
           }
-          return row.map((cell, c) => this.runs(cell, `${field}.rows[${r}][${c}]`));
+          // A cell's field is named only if it has something to report (a table has thousands of cells).
+          return row.map((cell, c) => this.runs(cell, () => `${field}.rows[${r}][${c}]`));
         });
         const columns = block.columns.map((col, c) => ({
           header: this.runs(col.header, `${field}.columns[${c}].header`, { bold: true }),
@@ -244,9 +245,10 @@ class Preparer {
     );
   }
 
-  #check(text: string, face: FontKey, field: string): void {
+  #check(text: string, face: FontKey, fieldOrName: Field): void {
     const missing = missingGlyphs(text, this.#fonts[face]);
     if (missing.length === 0) return;
+    const field = typeof fieldOrName === "string" ? fieldOrName : fieldOrName();
     const entry = this.#missing.find((m) => m.field === field);
     if (!entry) this.#missing.push({ field, missing });
     else for (const m of missing) if (!entry.missing.some((e) => e.codePoint === m.codePoint)) entry.missing.push(m);
@@ -276,6 +278,9 @@ class Preparer {
     return { url };
   }
 }
+
+/** Where a text is in the arguments, as in `sections[0].content[1].text`, or a function that names it. */
+type Field = string | (() => string);
 
 /** NFC (so decomposed diacritics meet the fonts' precomposed glyphs) and Unix line ends. */
 function normalise(text: string): string {
