@@ -17,6 +17,11 @@ describe("parseInline", () => {
     ]);
   });
 
+  it("gives text without markup as one run, and no text as no runs", () => {
+    expect(parseInline("Plain text: (brackets) and ] alone, 3 < 4 _under_")).toEqual([run("Plain text: (brackets) and ] alone, 3 < 4 _under_")]);
+    expect(parseInline("")).toEqual([]);
+  });
+
   it("nests italic inside bold", () => {
     expect(parseInline("**bold *both***")).toEqual([run("bold ", { bold: true }), run("both", { bold: true, italic: true })]);
   });

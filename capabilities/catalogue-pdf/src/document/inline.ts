@@ -22,65 +22,83 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
  * parseInline("a **b** `c`") // [{text:"a "}, {text:"b", bold}, {text:" "}, {text:"c", code}]
  */
 export function parseInline(source: string): Run[] {
+  // Most cells and many paragraphs have no markup: one run, without reading them character by character.
+  if (!MARKUP.test(source)) return source ? [{ text: source, bold: false, italic: false, code: false }] : [];
   const runs: Run[] = [];
   let bold = false;
   let italic = false;
-  let buffer = "";
-  const flush = () => {
-    if (buffer) runs.push({ text: buffer, bold, italic, code: false });
-    buffer = "";
+  // Literal text is cut from the source where it ends rather than added a character at a time (a string
+  // each): `pending` holds the text before an escape, `from` is where the text after it starts.
+  let pending = "";
+  let from = 0;
+  const flush = (to: number) => {
+    const text = pending + source.slice(from, to);
+    if (text) add(runs, { text, bold, italic, code: false });
+    pending = "";
   };
   let close = 0; // the next "](" after the current "[" (-1: none left), found once per position, not per "["
   for (let i = 0; i < source.length; ) {
-    const ch = source[i]!;
-    if (ch === "\\" && i + 1 < source.length && /[\\*`[\]()]/.test(source[i + 1]!)) {
-      buffer += source[i + 1];
+    const unit = source.charCodeAt(i);
+    if (unit === BACKSLASH && i + 1 < source.length && /[\\*`[\]()]/.test(source[i + 1]!)) {
+      pending = pending + source.slice(from, i) + source[i + 1];
       i += 2;
+      from = i;
       continue;
     }
-    if (ch === "`") {
+    if (unit === BACKTICK) {
       const end = source.indexOf("`", i + 1);
       if (end > i + 1) {
-        flush();
-        runs.push({ text: source.slice(i + 1, end), bold, italic, code: true });
+        flush(i);
+        add(runs, { text: source.slice(i + 1, end), bold, italic, code: true });
         i = end + 1;
+        from = i;
         continue;
       }
     }
-    if (ch === "[") {
+    if (unit === BRACKET) {
       if (close !== -1 && close <= i) close = source.indexOf("](", i + 1);
       const match = close !== -1 && close - i <= LINK_TEXT_MAX + 1 ? LINK.exec(source.slice(i, close + 2 + 2_001)) : null;
       if (match) {
-        flush();
-        runs.push({ text: match[1]!, bold, italic, code: false, link: match[2]! });
+        flush(i);
+        add(runs, { text: match[1]!, bold, italic, code: false, link: match[2]! });
         i += match[0].length;
+        from = i;
         continue;
       }
     }
-    if (source.startsWith("**", i) && (bold || closes(source, i + 2, "**"))) {
-      flush();
+    if (unit === STAR && source.charCodeAt(i + 1) === STAR && (bold || closes(source, i + 2, "**"))) {
+      flush(i);
       bold = !bold;
       i += 2;
+      from = i;
       continue;
     }
-    if (ch === "*" && (italic || closes(source, i + 1, "*"))) {
-      flush();
+    if (unit === STAR && (italic || closes(source, i + 1, "*"))) {
+      flush(i);
       italic = !italic;
       i += 1;
+      from = i;
       continue;
     }
-    buffer += ch;
     i += 1;
   }
-  flush();
-  return merge(runs);
+  flush(source.length);
+  return runs;
 }
+
+/** A character that can begin markup (or escape it). */
+const MARKUP = /[\\`[*]/;
+const BACKSLASH = 0x5c;
+const BACKTICK = 0x60;
+const BRACKET = 0x5b;
+const STAR = 0x2a;
 
 /** The text without markup (for measuring and for the table of contents). */
 export function plainText(source: string): string {
-  return parseInline(source)
-    .map((r) => r.text)
-    .join("");
+  const runs = parseInline(source);
+  let text = "";
+  for (let i = 0; i < runs.length; i++) text += runs[i]!.text;
+  return text;
 }
 
 // An opening marker counts only if a closing one follows and the marked text does not start with a space
@@ -93,13 +111,9 @@ function closes(source: string, from: number, marker: string): boolean {
   return at > from;
 }
 
-function merge(runs: Run[]): Run[] {
-  const out: Run[] = [];
-  for (const run of runs) {
-    const last = out.at(-1);
-    if (last && !last.link && !run.link && last.bold === run.bold && last.italic === run.italic && last.code === run.code) {
-      last.text += run.text;
-    } else out.push({ ...run });
-  }
-  return out;
+/** Appends `run`, joined onto the run before it when both have one style and neither is a link. */
+function add(runs: Run[], run: Run): void {
+  const last = runs.at(-1);
+  if (last && !last.link && !run.link && last.bold === run.bold && last.italic === run.italic && last.code === run.code) last.text += run.text;
+  else runs.push(run);
 }

@@ -12,6 +12,11 @@ type Align = "left" | "center" | "right";
  * around it kept as paragraphs. Anything else stays one paragraph, its line breaks kept.
  */
 export function paragraphBlocks(text: string, field: string): Block[] {
+  // One line (most paragraphs) is one paragraph: no parts, lists or tables to look for.
+  if (!text.includes("\n")) {
+    const trimmed = text.trim();
+    return trimmed ? [{ type: "paragraph", text: trimmed }] : [];
+  }
   const blocks: Block[] = [];
   for (const part of text.split(/\n[ \t]*\n/)) {
     if (!/\S/.test(part)) continue;

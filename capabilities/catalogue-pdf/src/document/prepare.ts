@@ -41,7 +41,8 @@ export interface PreparedDocument {
 /**
  * Checks what the schema can't (list depth, row widths, image references, total size, glyph coverage)
  * and turns the arguments into the renderer's model. Errors name the field, as in
- * `sections[1].content[3].rows[2]: has 2 cells, the table has 3 columns`.
+ * `sections[1].content[3].rows[2]: has 2 cells, the table has 3 columns`. What `fonts` answers is
+ * remembered for the next document given the same object (as `coverage()` is): it must not change.
  */
 export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record<FontKey, GlyphSource>>): PreparedDocument {
   const p = new Preparer(fonts, args.attachments?.length ?? 0);
@@ -84,14 +85,33 @@ function contentBlocks(content: string | ContentItem[], field: string): [Block, 
   });
 }
 
-/** A glyph source that asks `source` about each code point once. */
+/** Code points whose answer a {@link remembered} source keeps; past this it starts afresh. */
+const MAX_REMEMBERED = 1_024;
+
+/** The faces of a `fonts` argument as {@link remembered} sources, kept for the next document given the same object. */
+const rememberedFaces = new WeakMap<object, Readonly<Record<FontKey, GlyphSource>>>();
+
+function rememberedAll(fonts: Readonly<Record<FontKey, GlyphSource>>): Readonly<Record<FontKey, GlyphSource>> {
+  let faces = rememberedFaces.get(fonts);
+  if (!faces) {
+    faces = Object.fromEntries(Object.entries(fonts).map(([face, source]) => [face, remembered(source)])) as Record<FontKey, GlyphSource>;
+    rememberedFaces.set(fonts, faces);
+  }
+  return faces;
+}
+
+/**
+ * A glyph source that asks `source` about each code point once, across documents (a face's glyphs don't
+ * change; a letter asks about the same few dozen characters every time).
+ */
 function remembered(source: GlyphSource): GlyphSource {
-  const known = new Map<number, boolean>();
+  let known = new Map<number, boolean>();
   return {
     hasGlyphForCodePoint(codePoint) {
       let has = known.get(codePoint);
       if (has === undefined) {
         has = source.hasGlyphForCodePoint(codePoint);
+        if (known.size >= MAX_REMEMBERED) known = new Map();
         known.set(codePoint, has);
       }
       return has;
@@ -107,8 +127,8 @@ class Preparer {
   readonly #attachmentCount: number;
 
   constructor(fonts: Readonly<Record<FontKey, GlyphSource>>, attachmentCount: number) {
-    // Each face asked once per character of the document: a table repeats its characters thousands of times.
-    this.#fonts = Object.fromEntries(Object.entries(fonts).map(([face, source]) => [face, remembered(source)])) as Record<FontKey, GlyphSource>;
+    // Each face asked once per character: a table repeats its characters thousands of times, letters each other's.
+    this.#fonts = rememberedAll(fonts);
     this.#attachmentCount = attachmentCount;
   }
 
@@ -131,11 +151,17 @@ class Preparer {
   }
 
   /** Text with inline markup; `base` styles every run (quotes are italic). */
-  runs(text: string, field: string, base: Partial<Pick<Run, "bold" | "italic">> = {}): Run[] {
+  runs(text: string, field: Field, base?: Partial<Pick<Run, "bold" | "italic">>): Run[] {
     const normalised = normalise(text).replaceAll("\t", " ");
     this.count(normalised);
-    const runs = parseInline(normalised).map((r) => ({ ...r, bold: r.bold || !!base.bold, italic: r.italic || !!base.italic }));
-    for (const run of runs) this.#check(run.text, fontKeyFor(run), field);
+    // The runs are parseInline's own, fresh: styled in place rather than copied.
+    const runs = parseInline(normalised);
+    for (let i = 0; i < runs.length; i++) {
+      const run = runs[i]!;
+      if (base?.bold) run.bold = true;
+      if (base?.italic) run.italic = true;
+      this.#check(run.text, fontKeyFor(run), field);
+    }
     return runs;
   }
 
@@ -163,7 +189,8 @@ class Preparer {
           if (row.length !== width) {
             throw new ToolError(`${field}.rows[${r}]: has ${row.length} cells, the table has ${width} columns; give every row one string per column (use "" for an empty cell)`);
           }
-          return row.map((cell, c) => this.runs(cell, `${field}.rows[${r}][${c}]`));
+          // A cell's field is named only if it has something to report (a table has thousands of cells).
+          return row.map((cell, c) => this.runs(cell, () => `${field}.rows[${r}][${c}]`));
         });
         const columns = block.columns.map((col, c) => ({
           header: this.runs(col.header, `${field}.columns[${c}].header`, { bold: true }),
@@ -218,9 +245,10 @@ class Preparer {
     );
   }
 
-  #check(text: string, face: FontKey, field: string): void {
+  #check(text: string, face: FontKey, fieldOrName: Field): void {
     const missing = missingGlyphs(text, this.#fonts[face]);
     if (missing.length === 0) return;
+    const field = typeof fieldOrName === "string" ? fieldOrName : fieldOrName();
     const entry = this.#missing.find((m) => m.field === field);
     if (!entry) this.#missing.push({ field, missing });
     else for (const m of missing) if (!entry.missing.some((e) => e.codePoint === m.codePoint)) entry.missing.push(m);
@@ -250,6 +278,9 @@ class Preparer {
     return { url };
   }
 }
+
+/** Where a text is in the arguments, as in `sections[0].content[1].text`, or a function that names it. */
+type Field = string | (() => string);
 
 /** NFC (so decomposed diacritics meet the fonts' precomposed glyphs) and Unix line ends. */
 function normalise(text: string): string {

@@ -30,6 +30,8 @@ interface Laid {
 /** Makes `font` (an EmbeddedFont of `face`) lay out and encode as pdfkit does, from `face`'s shared runs. */
 export function encodeOurWay(font: EmbeddedFont, face: FontFace): void {
   font.layoutRun = face.layoutScaled as EmbeddedFont["layoutRun"];
+  // The face keeps its words across documents: pdfkit's cache of them for this document would only repeat it.
+  font.layoutCached = face.layoutScaled as EmbeddedFont["layoutCached"];
   font.layout = layout;
   font.encode = encode;
 }
@@ -47,8 +49,8 @@ function layout(this: EmbeddedFont, text: string, features?: unknown, onlyWidth?
     if (!(end ? last < index : unit === 0x20 || unit === 0x09)) continue;
     const run = this.layoutCached(text.slice(last, index + 1));
     if (glyphs && positions) {
-      for (const glyph of run.glyphs) glyphs.push(glyph);
-      for (const position of run.positions) positions.push(position);
+      for (let g = 0; g < run.glyphs.length; g++) glyphs.push(run.glyphs[g]!);
+      for (let p = 0; p < run.positions.length; p++) positions.push(run.positions[p]!);
     }
     advanceWidth += run.advanceWidth;
     last = index + 1;
@@ -105,9 +107,19 @@ export interface PlainLine {
  * when a glyph is placed off its advance (such a line is pdfkit's to draw).
  */
 export function plainLine(font: EmbeddedFont, text: string, size: number): PlainLine | undefined {
+  const out = asciiLine.start();
+  const advance = writePlainLine(font, text, size, out);
+  return advance === undefined ? undefined : { operands: out.text(), advance };
+}
+
+/**
+ * Writes {@link plainLine}'s operands to `out` and returns the advance; undefined (with some written, to
+ * be discarded) when a glyph is placed off its advance.
+ */
+export function writePlainLine(font: EmbeddedFont, text: string, size: number, out: AsciiLine): number | undefined {
   const scale = size / 1000;
-  let operands = "";
-  let codes = "";
+  const from = out.length;
+  let open = false; // whether a stretch of codes has begun ("<" written)
   let advance = 0;
   let kerning = 0;
   let last = 0;
@@ -121,20 +133,78 @@ export function plainLine(font: EmbeddedFont, text: string, size: number): Plain
       const { xAdvance, advanceWidth, xOffset, yOffset } = run.positions[g]!;
       if (xOffset || yOffset) return undefined;
       const gid = font.subset.includeGlyph(glyph.id);
-      codes += hex4(gid);
+      if (!open) out.write(out.length > from ? " <" : "<");
+      open = true;
+      out.code(gid);
       if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
       if (font.unicode[gid] == null) font.unicode[gid] = glyph.codePoints;
       advance += xAdvance * scale;
       kerning = advanceWidth - xAdvance;
       if (xAdvance - advanceWidth !== 0) {
-        operands += `${operands ? " " : ""}<${codes}> ${num(kerning)}`;
-        codes = "";
+        out.write("> ");
+        out.write(`${num(kerning)}`);
+        open = false;
       }
     }
   }
-  if (codes) operands += `${operands ? " " : ""}<${codes}> ${num(kerning)}`;
-  return { operands, advance };
+  if (open) {
+    out.write("> ");
+    out.write(`${num(kerning)}`);
+  }
+  return advance;
 }
+
+/**
+ * A line of a content stream written as ASCII into one buffer and read out as one string: appending to a
+ * string made a new string per glyph. One line at a time ({@link asciiLine}): started, written and read
+ * within one synchronous call, so documents rendered at once never interleave in it.
+ */
+export class AsciiLine {
+  #bytes = Buffer.allocUnsafe(4_096);
+  /** Bytes written. */
+  length = 0;
+
+  /** Starts a new line, forgetting the last. */
+  start(): this {
+    this.length = 0;
+    return this;
+  }
+
+  /** Appends ASCII text. */
+  write(text: string): void {
+    this.#reserve(text.length);
+    for (let i = 0; i < text.length; i++) this.#bytes[this.length++] = text.charCodeAt(i);
+  }
+
+  /** Appends a glyph's code as pdfkit writes it: its last four hex digits. */
+  code(code: number): void {
+    this.#reserve(4);
+    for (let shift = 12; shift >= 0; shift -= 4) this.#bytes[this.length++] = HEX_DIGITS[(code >> shift) & 0xf]!;
+  }
+
+  /** Drops what was written after the first `length` bytes. */
+  truncate(length: number): void {
+    this.length = Math.min(this.length, length);
+  }
+
+  /** The line as a string. */
+  text(): string {
+    return this.#bytes.toString("latin1", 0, this.length);
+  }
+
+  #reserve(count: number): void {
+    if (this.length + count <= this.#bytes.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(2 * this.#bytes.length, this.length + count));
+    this.#bytes.copy(bigger, 0, 0, this.length);
+    this.#bytes = bigger;
+  }
+}
+
+/** The one {@link AsciiLine} all documents share. */
+export const asciiLine = new AsciiLine();
+
+/** ASCII of the hex digits pdfkit writes (lowercase). */
+const HEX_DIGITS = Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
 
 /** pdfkit's number format in content streams. */
 export const num = (n: number) => Math.round(n * 1e6) / 1e6;

@@ -29,8 +29,9 @@ export function boundLayoutCaches(doc: Doc): void {
     select(...args);
     const font = (doc as unknown as { _font?: EmbeddedFont })._font;
     if (font && !bounded.has(font)) {
-      if (font.layoutCache) font.layoutCache = boundedCache(MAX_CACHED_WORDS);
+      // A font of ours lays its words out from the face's cache, pdfkit's is not read.
       if (font.font instanceof FontFace) encodeOurWay(font, font.font);
+      else if (font.layoutCache) font.layoutCache = boundedCache(MAX_CACHED_WORDS);
       bounded.add(font);
     }
     return doc;

@@ -33,3 +33,11 @@ describe("breakLines", () => {
     expect(breakLines([run(`see ${"x".repeat(48)}`)], 1_000, size, measure)).toBeUndefined();
   });
 });
+
+describe("breakLines across runs", () => {
+  it("keeps a run's style across pieces of several runs and lines, and skips empty runs", () => {
+    const lines = breakLines([run("aa "), run(""), run("bb", true), run("b cc dd"), run(" ee", true)], 6, size, measure);
+    expect(lines!.map((line) => line.runs)).toEqual([[run("aa ")], [run("bb", true), run("b ")], [run("cc ")], [run("dd"), run(" ", true)], [run("ee", true)]]);
+    expect(lines!.map((line) => line.width)).toEqual([2, 5, 2, 2, 4]);
+  });
+});

@@ -4,6 +4,7 @@ import { fontKeyFor, type FontKey } from "./fonts.js";
 import { needsOwnLayout } from "../text/bidi-paragraph.js";
 import { area, hasLongWord, type RunsOptions, STYLE, textWidth, writeLine } from "./page.js";
 import type { Doc } from "./doc.js";
+import { isSpace } from "../text/white-space.js";
 
 /** One line of runs (pieces of the runs broken), and its width without the spaces at its end. */
 export interface Line {
@@ -30,20 +31,30 @@ export function measurer(doc: Doc): Measure {
 }
 
 function newMeasurer(doc: Doc): Measure {
-  let known = new Map<string, number>();
+  // By face, then size, then text: a lookup builds no key string.
+  let known = new Map<FontKey, Map<number, Map<string, number>>>();
+  let count = 0;
+  const widthsOf = (face: FontKey, size: number) => {
+    let bySize = known.get(face);
+    if (!bySize) known.set(face, (bySize = new Map()));
+    let widths = bySize.get(size);
+    if (!widths) bySize.set(size, (widths = new Map()));
+    return widths;
+  };
   return (text, face, size) => {
-    const key = `${face}\u0000${size}\u0000${text}`;
-    let width = known.get(key);
+    let width = widthsOf(face, size).get(text);
     if (width === undefined) {
       width = textWidth(doc, text, face, size);
-      if (known.size >= MAX_MEASURED) known = new Map();
-      known.set(key, width);
+      if (count >= MAX_MEASURED) {
+        known = new Map();
+        count = 0;
+      }
+      widthsOf(face, size).set(text, width);
+      count += 1;
     }
     return width;
   };
 }
-
-const TRAILING_SPACE = /\s+$/u;
 
 /**
  * Breaks runs set left to right in DejaVu's faces into lines at most `width` wide, as pdfkit's line
@@ -52,55 +63,112 @@ const TRAILING_SPACE = /\s+$/u;
  * enough: a hard line break, a word wider than the line or a long word (pdfkit's wrapper breaks inside it).
  */
 export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Run) => number, measure: Measure): Line[] | undefined {
-  const text = runs.map((run) => run.text).join("");
+  const text = runs.length === 1 ? runs[0]!.text : joined(runs);
   // Long words (hashes, URLs) break inside where pdfkit's wrapper is given the chance (page.ts).
   if (hasLongWord(text)) return undefined;
-  const ends: number[] = [];
-  for (const run of runs) ends.push((ends.at(-1) ?? 0) + run.text.length);
-  const lines: Line[] = [];
-  let line: Run[] = [];
+  const lines = new LineBuilder(runs, text);
   let used = 0;
   let trailing = 0;
+  // The word is text[start, end); it starts in runs[first], whose text starts at text[firstFrom]. Words
+  // come in order, so the scan for a word's runs starts where the last word's ended.
   let start = 0;
+  let first = 0;
+  let firstFrom = 0;
   const breaker = new LineBreaker(text);
   for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
-    if (bk.required && bk.position < text.length) return undefined;
-    // The word [start, bk.position) may span runs (a bold part of a word): one piece per run.
-    const pieces: Run[] = [];
+    const end = bk.position;
+    if (bk.required && end < text.length) return undefined;
+    // The word may span runs (a bold part of a word): measured a piece per run, the spaces after it apart.
     let wordWidth = 0;
     let spaceWidth = 0;
-    for (let r = 0, from = 0; r < runs.length && from < bk.position; from = ends[r]!, r++) {
+    for (let r = first, from = firstFrom; r < runs.length && from < end; from += runs[r]!.text.length, r++) {
       const a = Math.max(start, from);
-      const b = Math.min(bk.position, ends[r]!);
+      const b = Math.min(end, from + runs[r]!.text.length);
       if (a >= b) continue;
       const run = runs[r]!;
-      const piece = text.slice(a, b);
       const face = fontKeyFor(run);
       const size = sizeOf(run);
-      const space = b === bk.position ? (TRAILING_SPACE.exec(piece)?.[0] ?? "") : "";
-      const ink = space ? piece.slice(0, -space.length) : piece;
-      spaceWidth = space ? measure(space, face, size) : 0;
-      wordWidth += (ink ? measure(ink, face, size) : 0) + spaceWidth;
-      pieces.push({ ...run, text: piece });
+      const ink = b === end ? inkEnd(text, a, b) : b;
+      spaceWidth = ink < b ? measure(text.slice(ink, b), face, size) : 0;
+      wordWidth += (ink > a ? measure(text.slice(a, ink), face, size) : 0) + spaceWidth;
     }
-    start = bk.position;
     if (wordWidth > width) return undefined;
-    if (used + wordWidth > width && line.length > 0) {
-      lines.push({ runs: line, width: used - trailing });
-      line = [];
+    if (used + wordWidth > width && lines.hasLine()) {
+      lines.endLine(used - trailing);
       used = 0;
     }
-    for (const piece of pieces) {
-      const previous = line.at(-1);
-      // Consecutive pieces of one run are drawn as one.
-      if (previous && sameStyle(previous, piece)) line[line.length - 1] = { ...previous, text: previous.text + piece.text };
-      else line.push(piece);
+    for (let r = first, from = firstFrom; r < runs.length && from < end; from += runs[r]!.text.length, r++) {
+      const a = Math.max(start, from);
+      const b = Math.min(end, from + runs[r]!.text.length);
+      if (a < b) lines.add(r, a, b);
     }
+    while (first < runs.length && firstFrom + runs[first]!.text.length <= end) firstFrom += runs[first++]!.text.length;
+    start = end;
     used += wordWidth;
     trailing = spaceWidth;
   }
-  if (line.length > 0) lines.push({ runs: line, width: used - trailing });
-  return lines;
+  if (lines.hasLine()) lines.endLine(used - trailing);
+  return lines.lines;
+}
+
+/** The runs' text as one string. */
+function joined(runs: readonly Run[]): string {
+  let text = "";
+  for (let r = 0; r < runs.length; r++) text += runs[r]!.text;
+  return text;
+}
+
+/** Where the white space (as `\s` in a regular expression) at the end of text[from, to) starts. */
+function inkEnd(text: string, from: number, to: number): number {
+  let end = to;
+  while (end > from && isSpace(text.charCodeAt(end - 1))) end -= 1;
+  return end;
+}
+
+/**
+ * Lines of runs, built from pieces of `runs` (text[a, b) of runs[r]) in text order. Consecutive pieces of
+ * one style are drawn as one, so a line's run is made once, when the next style or line starts, with the
+ * first piece's run's properties and the pieces' text cut in one piece.
+ */
+class LineBuilder {
+  readonly lines: Line[] = [];
+  #line: Run[] = [];
+  /** The run being extended: the index of its first piece's run (-1: none), and its text. */
+  #run = -1;
+  #from = 0;
+  #to = 0;
+
+  constructor(
+    private readonly runs: readonly Run[],
+    private readonly text: string,
+  ) {}
+
+  hasLine(): boolean {
+    return this.#run !== -1;
+  }
+
+  add(r: number, a: number, b: number): void {
+    if (this.#run !== -1 && sameStyle(this.runs[this.#run]!, this.runs[r]!)) {
+      this.#to = b;
+      return;
+    }
+    this.#endRun();
+    this.#run = r;
+    this.#from = a;
+    this.#to = b;
+  }
+
+  endLine(width: number): void {
+    this.#endRun();
+    this.lines.push({ runs: this.#line, width });
+    this.#line = [];
+  }
+
+  #endRun(): void {
+    if (this.#run === -1) return;
+    this.#line.push({ ...this.runs[this.#run]!, text: this.text.slice(this.#from, this.#to) });
+    this.#run = -1;
+  }
 }
 
 const sameStyle = (a: Run, b: Run) => a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link;
@@ -113,18 +181,28 @@ const sameStyle = (a: Run, b: Run) => a.bold === b.bold && a.italic === b.italic
  * placed where pdfkit's first fragment would place it.
  */
 export function writeBroken(doc: Doc, runs: readonly Run[], options: RunsOptions): boolean {
-  const { destination, ...otherFirst } = (options.first ?? {}) as { destination?: string };
-  if (runs.length === 0 || Object.keys(otherFirst).length > 0 || (options.align ?? "left") !== "left" || runs.some((run) => run.code) || needsOwnLayout(doc, runs)) {
+  const first = options.first as { destination?: string } | undefined;
+  if (runs.length === 0 || !onlyDestination(first) || (options.align ?? "left") !== "left" || runs.some(isCode) || needsOwnLayout(doc, runs)) {
     return false;
   }
-  const lines = breakLines(runs, options.width, () => options.size, measurer(doc));
+  const destination = first?.destination;
+  const size = options.size;
+  const lines = breakLines(runs, options.width, () => size, measurer(doc));
   if (!lines) return false;
   const lineHeight = doc.font("regular").fontSize(options.size).currentLineHeight(true) + (options.lineGap ?? STYLE.lineGap);
   if (doc.y + lines.length * lineHeight > area(doc).bottom) return false;
   if (destination !== undefined) doc.addNamedDestination(destination, "XYZ", options.x, doc.y, null);
   const color = { fill: "" };
-  for (const line of lines) writeLine(doc, line.runs, line.width, options, color);
+  for (let i = 0; i < lines.length; i++) writeLine(doc, lines[i]!.runs, lines[i]!.width, options, color);
   doc.fillColor(STYLE.text);
+  return true;
+}
+
+const isCode = (run: Run) => run.code;
+
+/** Whether pdfkit options for a first fragment hold nothing but a named destination (or are not given). */
+function onlyDestination(first: object | undefined): boolean {
+  for (const key in first) if (key !== "destination") return false;
   return true;
 }
 

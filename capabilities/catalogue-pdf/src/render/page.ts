@@ -1,11 +1,12 @@
 import type { Run } from "../document/inline.js";
 import { needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
-import { fontRuns, inOneFace } from "../text/font-runs.js";
+import { faceFont, type FontRun, fontRuns, inOneFace } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
 import { widthInFace } from "./font-encoding.js";
 import { drawPlain } from "./plain-text.js";
+import { isSpace } from "../text/white-space.js";
 
 /** Type sizes, colours and spacing of every document (one calm, readable style). */
 export const STYLE = {
@@ -117,27 +118,36 @@ export function writeLine(doc: Doc, runs: readonly Run[], lineWidth: number, opt
   const align = options.align ?? "left";
   let x = options.x + (align === "right" ? slack : align === "center" ? slack / 2 : 0);
   const y = doc.y;
-  const baseline = -ascentOf(Math.max(...runs.map((run) => sizeOf(run, options))));
+  let largest = Number.NEGATIVE_INFINITY;
+  for (let r = 0; r < runs.length; r++) largest = Math.max(largest, sizeOf(runs[r]!, options));
+  const baseline = -ascentOf(largest);
   const { order } = textOf(doc);
-  for (const run of runs) {
+  for (let r = 0; r < runs.length; r++) {
+    const run = runs[r]!;
     const fill = run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : (options.color ?? STYLE.text);
     if (fill !== color.fill) {
       doc.fillColor(fill);
       color.fill = fill;
     }
-    for (const piece of fontRuns(run.text, fontKeyFor(run), order)) {
-      useFont(doc, piece, sizeOf(run, options));
-      const advance = run.link ? undefined : drawPlain(doc, piece.text, x, y, -baseline);
-      if (advance !== undefined) {
-        x += advance;
-        continue;
-      }
-      doc.text(piece.text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link } as PDFKit.Mixins.TextOptions);
-      x = doc.x;
+    const face = fontKeyFor(run);
+    // A run in its face alone (nearly every one) is drawn without making a list of its font runs.
+    if (inOneFace(run.text, face)) x = drawPiece(doc, run, run.text, faceFont(face), x, y, baseline, options);
+    else {
+      const pieces = fontRuns(run.text, face, order);
+      for (let p = 0; p < pieces.length; p++) x = drawPiece(doc, run, pieces[p]!.text, pieces[p]!, x, y, baseline, options);
     }
   }
   doc.x = options.x;
   doc.y = y + doc.currentLineHeight(true) + (options.lineGap ?? STYLE.lineGap);
+}
+
+/** Draws `text`, a piece of `run` in one font, from x as {@link writeLine} does; returns where it ends. */
+function drawPiece(doc: Doc, run: Run, text: string, font: Omit<FontRun, "text">, x: number, y: number, baseline: number, options: RunsOptions): number {
+  useFont(doc, font, sizeOf(run, options));
+  const advance = run.link ? undefined : drawPlain(doc, text, x, y, -baseline);
+  if (advance !== undefined) return x + advance;
+  doc.text(text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link } as PDFKit.Mixins.TextOptions);
+  return doc.x;
 }
 
 export const sizeOf = (run: Run, options: Pick<RunsOptions, "size" | "codeSize">) => (run.code ? (options.codeSize ?? options.size * 0.92) : options.size);
@@ -170,11 +180,23 @@ export function breakableLongWords(text: string): string {
 
 const LONG_WORD = /[^\s\u200B]{48,}/gu;
 
-/** Whether text has a word {@link breakableLongWords} gives break opportunities (wrapped by pdfkit then). */
+/**
+ * Whether text has a word {@link breakableLongWords} gives break opportunities (wrapped by pdfkit then):
+ * what LONG_WORD finds, counted in one pass (the expression tried up to 48 characters from each one).
+ */
 export function hasLongWord(text: string): boolean {
-  LONG_WORD.lastIndex = 0;
-  return LONG_WORD.test(text);
+  let length = 0; // characters since the last white space or zero-width space
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (isSpace(unit) || unit === 0x200b) length = 0;
+    // The second half of a surrogate pair is one character with the first.
+    else if (!(unit >= 0xdc00 && unit <= 0xdfff && i > 0 && isHighSurrogate(text.charCodeAt(i - 1))) && ++length >= LONG_WORD_CHARS) return true;
+  }
+  return false;
 }
+
+const LONG_WORD_CHARS = 48;
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 
 export interface LineOptions {
   size: number;
@@ -210,9 +232,14 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
     writeBidi(doc, [runOf(line, face)], start, { width: width + 1, lineGap: 0, align: "left", sizeOf: () => size, colorOf: () => color }, link);
   } else {
     let at = start;
-    for (const piece of fontRuns(line, face, textOf(doc).order)) {
+    const pieces = fontRuns(line, face, textOf(doc).order);
+    for (let p = 0; p < pieces.length; p++) {
+      const piece = pieces[p]!;
       useFont(doc, piece, size);
-      doc.text(piece.text, at, y, { lineBreak: false, baseline: -ascentOf(size), ...link } as PDFKit.Mixins.TextOptions);
+      // Written as pdfkit would write it, without its text machinery (see writeLine), unless it is a link
+      // or has line breaks (pdfkit draws each line a line lower).
+      const drawn = options.goTo || piece.text.includes("\n") ? undefined : drawPlain(doc, piece.text, at, y, ascentOf(size));
+      if (drawn === undefined) doc.text(piece.text, at, y, { lineBreak: false, baseline: -ascentOf(size), ...link } as PDFKit.Mixins.TextOptions);
       at += doc.widthOfString(piece.text);
     }
   }

@@ -1,5 +1,5 @@
 import type { Doc } from "./doc.js";
-import { encodesOurWay, num, type PlainLine, plainLine } from "./font-encoding.js";
+import { asciiLine, encodesOurWay, num, type PlainLine, writePlainLine } from "./font-encoding.js";
 
 // One line of text in the current font and size, written as pdfkit's `_fragment` writes it (the same
 // operators, byte for byte) in one go: pdfkit's text call parses options, measures the text a second time,
@@ -34,7 +34,37 @@ interface Internals {
 export function drawPlain(doc: Doc, text: string, x: number, y: number, ascent: number): number | undefined {
   if (text === "") return 0;
   const { _font: font, _fontSize: size, page } = doc as unknown as Internals;
-  const line = encodesOurWay(font) ? plainLine(font, text, size) : encodedLine(font, text, size);
+  if (!encodesOurWay(font)) return drawEncoded(doc, font, text, x, y, ascent);
+  // Written in one piece (see AsciiLine): the operators around the line's operands, then the operands.
+  const out = asciiLine.start();
+  out.write("q\n1 0 0 -1 0 ");
+  out.write(`${num(page.height)}`);
+  out.write(" cm\nBT\n1 0 0 1 ");
+  out.write(`${num(x)}`);
+  out.write(" ");
+  out.write(`${num(page.height - y - ascent)}`);
+  out.write(" Tm\n/");
+  out.write(font.id);
+  out.write(" ");
+  out.write(`${num(size)}`);
+  out.write(" Tf");
+  const beforeOperands = out.length;
+  out.write("\n[");
+  const operandsFrom = out.length;
+  const advance = writePlainLine(font, text, size, out);
+  if (advance === undefined) return undefined;
+  if (out.length === operandsFrom) out.truncate(beforeOperands);
+  else out.write("] TJ");
+  out.write("\nET\nQ");
+  if (page.fonts[font.id] == null) page.fonts[font.id] = font.ref();
+  doc.addContent(out.text());
+  return advance;
+}
+
+/** {@link drawPlain} in a font not of ours, from the font's `encode`. */
+function drawEncoded(doc: Doc, font: CurrentFont, text: string, x: number, y: number, ascent: number): number | undefined {
+  const { _fontSize: size, page } = doc as unknown as Internals;
+  const line = encodedLine(font, text, size);
   if (!line) return undefined;
   if (page.fonts[font.id] == null) page.fonts[font.id] = font.ref();
   const text_ = line.operands ? `\n[${line.operands}] TJ` : "";

@@ -45,6 +45,18 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
   return runs.map((r) => ({ text: text.slice(r.start, r.end), name: r.name, font: r.font }));
 }
 
+const faceFonts = new Map<FontKey, Omit<FontRun, "text">>();
+
+/** A DejaVu face as the font of a run, without its text (one object per face, for {@link useFont}-like callers). */
+export function faceFont(face: FontKey): Omit<FontRun, "text"> {
+  let font = faceFonts.get(face);
+  if (!font) {
+    font = { name: face, font: fonts()[face] };
+    faceFonts.set(face, font);
+  }
+  return font;
+}
+
 // Scripts DejaVu has glyphs for but no shaping of the quality Noto's fonts have: Noto sets them.
 const NOTO_FIRST = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
 
@@ -82,7 +94,13 @@ export function hasGlyph(face: FontKey, codePoint: number): boolean {
 
 const FACES: readonly FontKey[] = ["regular", "bold", "italic", "boldItalic", "mono", "monoBold"];
 
-/** Every face as one glyph source: DejaVu and the fallbacks together (what prepare checks text against). */
+let faces: Readonly<Record<FontKey, GlyphSource>> | undefined;
+
+/**
+ * Every face as one glyph source: DejaVu and the fallbacks together (what prepare checks text against).
+ * The same object every time, so that what it answered is remembered across documents (document/prepare.ts).
+ */
 export function coverage(): Readonly<Record<FontKey, GlyphSource>> {
-  return Object.fromEntries(FACES.map((face) => [face, { hasGlyphForCodePoint: (codePoint: number) => hasGlyph(face, codePoint) }])) as Record<FontKey, GlyphSource>;
+  faces ??= Object.fromEntries(FACES.map((face) => [face, { hasGlyphForCodePoint: (codePoint: number) => hasGlyph(face, codePoint) }])) as Record<FontKey, GlyphSource>;
+  return faces;
 }

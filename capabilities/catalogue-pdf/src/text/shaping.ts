@@ -110,9 +110,14 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     return cache;
   };
   font.layoutScaled = (text: string, features?: unknown) => {
-    const rtl = rightToLeft(text, features);
+    const forced = Array.isArray(features) && features.includes(RIGHT_TO_LEFT);
+    // A word kept under its own text was shaped left to right by its direction: found without reading
+    // that again (a regular expression per word).
+    let run = forced ? undefined : current().get(text);
+    if (run) return run;
+    const rtl = forced || directionOf(text) === "rtl";
     const key = rtl ? `\u0000${text}` : text;
-    let run = current().get(key);
+    run = current().get(key);
     if (!run) {
       run = scaled(shape(text, rtl), scale);
       if (text.length <= MAX_CACHED_WORD_CHARS) {

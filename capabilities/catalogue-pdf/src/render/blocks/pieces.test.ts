@@ -3,7 +3,7 @@ import type { Run } from "../../document/inline.js";
 import { pieces } from "./pieces.js";
 
 const run = (text: string, bold = false): Run => ({ text, bold, italic: false, code: false });
-const texts = (p: Run[][]) => p.map((piece) => piece.map((r) => r.text).join(""));
+const texts = (p: readonly (readonly Run[])[]) => p.map((piece) => piece.map((r) => r.text).join(""));
 
 describe("pieces", () => {
   it("leaves short text whole", () => {

@@ -12,9 +12,10 @@ export const PIECE_CHARS = 6_000;
  * ends at a line break (which the cut replaces, so nothing changes on the page) or, in a stretch of more
  * than `max` characters without one, at its last space, where the line then breaks early.
  */
-export function pieces(runs: readonly Run[], max: number = PIECE_CHARS): Run[][] {
-  const total = runs.reduce((n, r) => n + r.text.length, 0);
-  if (total <= max) return [[...runs]];
+export function pieces(runs: readonly Run[], max: number = PIECE_CHARS): (readonly Run[])[] {
+  let total = 0;
+  for (let r = 0; r < runs.length; r++) total += runs[r]!.text.length;
+  if (total <= max) return [runs];
   const text = runs.map((r) => r.text).join("");
   const cuts: { at: number; skip: number }[] = [];
   for (let start = 0; text.length - start > max; ) {

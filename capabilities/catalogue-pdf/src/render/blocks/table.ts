@@ -3,9 +3,10 @@ import type { Run } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
 import { needsOwnLayout } from "../../text/bidi-paragraph.js";
 import { rightToLeft } from "../../text/doc-text.js";
-import { fontKeyFor } from "../fonts.js";
+import { type FontKey, fontKeyFor } from "../fonts.js";
 import { breakLines, measurer, type Line, type Measure } from "../line-break.js";
-import { area, ensureSpace, STYLE, writeLine, writeRuns } from "../page.js";
+import { isSpace } from "../../text/white-space.js";
+import { area, ensureSpace, type RunsOptions, STYLE, writeLine, writeRuns } from "../page.js";
 import { runsHeight } from "../set-runs.js";
 import type { Doc } from "../doc.js";
 import { tagsOf, type Tags } from "../tags.js";
@@ -90,23 +91,28 @@ function drawRow(
     // The colour in force: writeLine sets it where a run's differs; writeRuns leaves the text colour.
     const color = { fill: STYLE.text };
     doc.fillColor(color.fill);
-    cells.forEach((runs, c) => {
+    // One function draws each cell in turn, `c`, with one options object updated for it (a table has
+    // thousands of cells: no closure or options each; neither outlives the call that draws the cell).
+    let c = 0;
+    const options: RunsOptions = { x: 0, width: 0, size: SIZE, align: "left", lineGap: 1 };
+    const draw = () => {
+      const laid = lines[c];
+      if (laid) for (let i = 0; i < laid.length; i++) writeLine(doc, laid[i]!.runs, laid[i]!.width, options, color);
+      else {
+        writeRuns(doc, cells[c]!, options);
+        color.fill = STYLE.text;
+      }
+    };
+    for (c = 0; c < cells.length; c++) {
       if (rtl) x -= widths[c]!;
       doc.y = y + PAD + OPTICAL_SHIFT;
-      const options = { x: x + PAD, width: widths[c]! - 2 * PAD, size: SIZE, align: aligns[c]!, lineGap: 1 };
-      const laid = lines[c];
-      const draw = laid
-        ? () => {
-            for (const line of laid) writeLine(doc, line.runs, line.width, options, color);
-          }
-        : () => {
-            writeRuns(doc, runs, options);
-            color.fill = STYLE.text;
-          };
-      if (cell) tags.leaf(cell, draw, cell === "TH" ? { scope: "Column" } : {});
+      options.x = x + PAD;
+      options.width = widths[c]! - 2 * PAD;
+      options.align = aligns[c]!;
+      if (cell) tags.leaf(cell, draw, cell === "TH" ? COLUMN_HEADER : NO_OPTIONS);
       else draw();
       if (!rtl) x += widths[c]!;
-    });
+    }
     if (color.fill !== STYLE.text) doc.fillColor(STYLE.text);
   };
   if (cell) tags.group("TR", drawCells);
@@ -126,6 +132,12 @@ function drawRow(
 
 const sizeOf = (run: Run) => (run.code ? SIZE * 0.92 : SIZE);
 
+// Structure element options of a cell, shared by every cell (pdfkit only reads them).
+const COLUMN_HEADER = { scope: "Column" } as const;
+const NO_OPTIONS = {};
+
+const FACE_BITS: Readonly<Record<FontKey, number>> = { regular: 1, bold: 2, italic: 4, boldItalic: 8, mono: 16, monoBold: 32 };
+
 /**
  * Lays out rows (`r` = -1 for the header) once, for their height and for drawing: each cell's words are
  * measured once (column sizing measured the sampled rows' cells already) and broken into lines by
@@ -133,10 +145,11 @@ const sizeOf = (run: Run) => (run.code ? SIZE * 0.92 : SIZE);
  * their column take pdfkit's wrapper or the bidi layout (measured for the height by {@link runsHeight}).
  */
 function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, readonly number[]>, measure: Measure) {
-  // A line's height in the faces a cell uses.
-  const oneLine = new Map<string, number>();
+  // A line's height in the faces a cell uses (the set of them as bits).
+  const oneLine = new Map<number, number>();
   const lineHeight = (cell: readonly Run[], c: number) => {
-    const key = [...new Set(cell.map((run) => fontKeyFor(run)))].sort().join();
+    let key = 0;
+    for (let i = 0; i < cell.length; i++) key |= FACE_BITS[fontKeyFor(cell[i]!)];
     let height = oneLine.get(key);
     if (height === undefined) {
       height = runsHeight(doc, cell.length > 0 ? cell.map((run) => ({ ...run, text: " " })) : [], widths[c]! - 2 * PAD, SIZE, 1);
@@ -149,8 +162,8 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
     let height = 0;
     const lines = cells.map((cell, c) => {
       const width = widths[c]! - 2 * PAD;
-      const simple = cell.length > 0 && !cell.some((run) => run.text.includes("\n"));
-      const laid = !simple || needsOwnLayout(doc, cell) ? undefined : lineWidths[c]! <= width - 1 ? [{ runs: [...cell], width: lineWidths[c]! }] : breakLines(cell, width, sizeOf, measure);
+      const simple = cell.length > 0 && !hasLineBreak(cell);
+      const laid = !simple || needsOwnLayout(doc, cell) ? undefined : lineWidths[c]! <= width - 1 ? [{ runs: cell, width: lineWidths[c]! }] : breakLines(cell, width, sizeOf, measure);
       // Text that fits on one line is one line high however it is set.
       const count = laid?.length ?? (simple && lineWidths[c]! <= width - 1 ? 1 : 0);
       height = Math.max(height, count > 0 ? count * lineHeight(cell, c) : runsHeight(doc, cell, width, SIZE, 1));
@@ -158,6 +171,11 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
     });
     return { cells, lines, height: height + 2 * PAD };
   };
+}
+
+function hasLineBreak(cell: readonly Run[]): boolean {
+  for (let i = 0; i < cell.length; i++) if (cell[i]!.text.includes("\n")) return true;
+  return false;
 }
 
 /**
@@ -189,17 +207,35 @@ function columnWidths(table: Table, available: number, measure: Measure): { widt
  */
 function lineWidthOf(cell: readonly Run[], measure: Measure, eachWord?: (width: number) => void): number {
   let lineWidth = 0;
-  for (const run of cell) {
-    const face = fontKeyFor(run);
-    const size = sizeOf(run);
-    const width = measure(run.text, face, size);
+  for (let r = 0; r < cell.length; r++) {
+    const { text } = cell[r]!;
+    const face = fontKeyFor(cell[r]!);
+    const size = sizeOf(cell[r]!);
+    const width = measure(text, face, size);
     lineWidth += width;
-    if (!eachWord) continue;
-    const words = run.text.split(/\s+/);
-    if (words.length === 1) eachWord(width);
-    else for (const word of words) if (word) eachWord(measure(word, face, size));
+    if (eachWord) eachWordOf(text, width, face, size, measure, eachWord);
   }
   return lineWidth;
+}
+
+/**
+ * Gives `eachWord` the width of each word of `text` (between white space) in `face` at `size`, or the
+ * text's own `width` when it is one word with no space at all.
+ */
+function eachWordOf(text: string, width: number, face: FontKey, size: number, measure: Measure, eachWord: (width: number) => void): void {
+  let start = -1; // where the current word starts (-1: between words)
+  let spaced = false;
+  for (let i = 0; i < text.length; i++) {
+    if (!isSpace(text.charCodeAt(i))) {
+      if (start === -1) start = i;
+      continue;
+    }
+    spaced = true;
+    if (start !== -1) eachWord(measure(text.slice(start, i), face, size));
+    start = -1;
+  }
+  if (!spaced) eachWord(width);
+  else if (start !== -1) eachWord(measure(text.slice(start), face, size));
 }
 
 /** Column widths from each column's longest word and longest line (see {@link columnWidths}). */

@@ -20,9 +20,10 @@ export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () 
 
 /** Draws runs as content of the open element, in {@link pieces}, giving the event loop a turn between them. */
 async function inPieces(doc: Doc, runs: readonly Run[], pause: () => Promise<void>, draw: (piece: readonly Run[]) => void): Promise<void> {
-  for (const [i, piece] of pieces(runs).entries()) {
+  const all = pieces(runs);
+  for (let i = 0; i < all.length; i++) {
     if (i > 0) await pause();
-    tagsOf(doc).content(() => draw(piece));
+    tagsOf(doc).content(() => draw(all[i]!));
   }
 }
 

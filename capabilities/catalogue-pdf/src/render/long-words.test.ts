@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { hasLongWord } from "./page.js";
+
+describe("hasLongWord", () => {
+  it("finds what /[^\\s\\u200B]{48,}/u finds: 48 characters between spaces, a surrogate pair one character", () => {
+    // Letters, spaces of several kinds, zero-width spaces, emoji (pairs) and lone surrogates, mostly words near 48 long.
+    const parts = ["a", "é", " ", "\u00a0", "\u200b", "\u3000", "😀", "\ud800", "\udc00", "x".repeat(20), "y".repeat(23), "😀".repeat(12)];
+    let seed = 7;
+    const next = () => {
+      // xorshift32: the same texts every run
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return seed >>> 0;
+    };
+    let long = 0;
+    const differ: string[] = [];
+    for (let n = 0; n < 3_000; n++) {
+      let text = "";
+      const length = next() % 16;
+      for (let i = 0; i < length; i++) text += parts[next() % parts.length];
+      const expected = /[^\s\u200B]{48,}/u.test(text);
+      if (expected) long += 1;
+      if (hasLongWord(text) !== expected) differ.push(text);
+    }
+    expect(differ).toEqual([]);
+    expect(long).toBeGreaterThan(300); // both answers well represented
+    expect(hasLongWord("x".repeat(47))).toBe(false);
+    expect(hasLongWord("x".repeat(48))).toBe(true);
+    expect(hasLongWord("😀".repeat(47))).toBe(false);
+  });
+});
