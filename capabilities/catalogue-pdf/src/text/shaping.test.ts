@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { fontRuns } from "./font-runs.js";
 import { directionOf, RIGHT_TO_LEFT, type ScaledRun, type ShapedRun, sharedRuns } from "./shaping.js";
@@ -57,6 +59,25 @@ describe("shaping with HarfBuzz", () => {
     );
     expect(scaled.advanceWidth).toBe(unscaled.positions.reduce((width, p) => width + p.xAdvance * scale, 0));
     expect(face.layoutScaled("Wohnungsübergabe")).toBe(scaled);
+  });
+
+  it("keeps a word across documents without the paragraph it was cut from", () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const face = fontRuns("x", "regular")[0]!.font as unknown as { layoutScaled(text: string): ScaledRun };
+    const heapAfter = (work: () => void) => {
+      work();
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const before = heapAfter(() => {});
+    const after = heapAfter(() => {
+      // A 16 MiB paragraph, and a word of it long enough for V8 to cut as a view into it.
+      const paragraph = `${"Ü".repeat(16 << 20)} Grundstücksverwaltung ${Math.random()}`;
+      const start = paragraph.indexOf("Grund");
+      face.layoutScaled(paragraph.slice(start, start + 21));
+    });
+    expect(after - before).toBeLessThan(8 << 20);
   });
 
   it("keeps shaped words across documents only within a bound in characters shared by every face", () => {

@@ -122,11 +122,20 @@ export function shapeWithHarfBuzz(font: FontFace): void {
       run = scaled(shape(text, rtl), scale);
       if (text.length <= MAX_CACHED_WORD_CHARS) {
         sharedRuns.add(text.length);
-        current().set(key, run);
+        current().set(ownString(key), run);
       }
     }
     return run;
   };
+}
+
+/**
+ * `text` as a string of its own. A word cut from a paragraph (13 characters or more) is, in V8, a view
+ * into the paragraph's string and keeps all of it alive: as a key kept across documents it would hold on
+ * to the text of every document that left a word in the cache, up to 200,000 characters each.
+ */
+function ownString(text: string): string {
+  return structuredClone(text);
 }
 
 /** Longer words are not kept: real words are short, and a long "word" is hashes or base64. */
@@ -202,7 +211,7 @@ function glyphTable(font: FontFace): (id: number, text: string) => ShapedGlyph {
       const meaning = meanings.get(id) ?? 0;
       meanings.set(id, meaning + 1);
       glyph = { id: id + meaning * VARIANT, advanceWidth: font.getGlyph(id).advanceWidth, codePoints: Array.from(text, (c) => c.codePointAt(0)!) };
-      glyphs.set(key, glyph);
+      glyphs.set(ownString(key), glyph); // a long cluster's key would be a view into its paragraph too
     }
     return glyph;
   };
