@@ -12,6 +12,7 @@ import { labelsFor } from "./labels.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { objectStreams } from "./object-streams.js";
 import { batchWrites } from "./pdf-writes.js";
+import { leanObjects } from "./pdf-objects.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE } from "./page.js";
 import { brokenHeight } from "./line-break.js";
@@ -74,6 +75,8 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
       Producer: "PDFKit",
     },
   });
+  // Before batchWrites, which wraps the first page's writing in turn.
+  leanObjects(doc);
   registerFaces(doc);
   boundLayoutCaches(doc);
   batchWrites(doc);
