@@ -1,6 +1,7 @@
 import type { Doc } from "./doc.js";
 import { streamBytes } from "./deflate.js";
-import { type PdfRef, serialize, writeObject } from "./pdf-objects.js";
+import { ByteWriter } from "./byte-writer.js";
+import { type PdfRef, writeObject, writeValue } from "./pdf-objects.js";
 
 // pdfkit writes every object on its own, uncompressed unless it is a stream, with a classic cross-reference
 // table. A tagged table-heavy report has one structure element per cell: 2,800 small dictionaries, about
@@ -38,27 +39,35 @@ type Stored = Map<number, number>;
 export function objectStreams(doc: Doc): (ref: unknown) => void {
   const writer = doc as unknown as Writer;
   if (writer._security) return () => undefined;
-  const pending: { id: number; body: string }[] = [];
+  // The objects of the next stream: their numbers, where each starts in `body`, and their bytes.
+  const ids: number[] = [];
+  const starts: number[] = [];
+  const body = new ByteWriter();
+  const header = new ByteWriter(1024);
   const stored: Stored = new Map();
 
   const flush = () => {
-    if (pending.length === 0) return;
+    if (ids.length === 0) return;
     const id = writer._offsets.push(null);
-    let header = "";
-    let body = "";
-    pending.forEach((object, index) => {
-      header += `${object.id} ${body.length} `;
-      body += `${object.body}\n`;
-      stored.set(object.id, id * PER_STREAM + index);
+    header.length = 0;
+    ids.forEach((object, index) => {
+      header.number(object);
+      header.byte(0x20);
+      header.number(starts[index]!);
+      header.byte(0x20);
+      stored.set(object, id * PER_STREAM + index);
     });
-    const { data, filter } = streamBytes(Buffer.from(`${header}\n${body}`, "latin1"));
+    header.byte(0x0a);
+    const { data, filter } = streamBytes(Buffer.concat([header.bytes.subarray(0, header.length), body.bytes.subarray(0, body.length)]));
     writer._offsets[id - 1] = writer._offset;
     writer._write(`${id} 0 obj`);
-    writer._write(`<< /Type /ObjStm /N ${pending.length} /First ${header.length + 1}${filter} /Length ${data.length} >>`);
+    writer._write(`<< /Type /ObjStm /N ${ids.length} /First ${header.length}${filter} /Length ${data.length} >>`);
     writer._write("stream");
     writer._write(data);
     writer._write("\nendstream\nendobj");
-    pending.length = 0;
+    ids.length = 0;
+    starts.length = 0;
+    body.length = 0;
   };
 
   writer._finalize = () => {
@@ -68,16 +77,19 @@ export function objectStreams(doc: Doc): (ref: unknown) => void {
 
   // Written in place of pdfkit's finalize for each dictionary kept (one function for all of them).
   function keep(this: PdfRef): void {
-    let body: string;
+    if (this.buffer.length > 0) throw new Error("a stream can't be kept in an object stream");
+    const start = body.length;
     try {
-      body = serialize(this.data);
+      writeValue(body, this.data);
     } catch {
       // A value only pdfkit knows how to write: the object is written on its own, as pdfkit would.
+      body.length = start;
       return writeObject.call(this);
     }
-    if (this.buffer.length > 0) throw new Error("a stream can't be kept in an object stream");
-    pending.push({ id: this.id, body });
-    if (pending.length >= PER_STREAM) flush();
+    body.byte(0x0a);
+    ids.push(this.id);
+    starts.push(start);
+    if (ids.length >= PER_STREAM) flush();
     writer._refEnd(this);
   }
   return (ref) => {

@@ -1,11 +1,13 @@
+import { ByteWriter } from "./byte-writer.js";
 import type { Doc } from "./doc.js";
+import { gatheringOf } from "./pdf-writes.js";
 
 // pdfkit writes an indirect object by converting its dictionary with PDFObject.convert: an array of parts
 // per dictionary and per array, joined, a template string per entry, and for a text string a byte array
 // there and back. A letter's 40 objects allocated ~70 KiB that way, and a stream's chunks were copied into
-// one array before being written. Here each object is written as one string built by concatenation (the
-// document's writes are batched, render/pdf-writes.ts, so it is flattened once with everything else) and a
-// stream's bytes as they are. The bytes written are pdfkit's, byte for byte.
+// one array before being written. Here an object's dictionary is written as bytes straight into the
+// document's output (render/pdf-writes.ts, render/byte-writer.ts) and a stream's bytes as they are. The
+// bytes written are pdfkit's, byte for byte.
 
 /** pdfkit's reference to an indirect object (internal, pdfkit 0.20). */
 export interface PdfRef {
@@ -72,21 +74,48 @@ function lean(ref: PdfRef): PdfRef {
   return ref;
 }
 
-/** pdfkit's PDFReference.finalize, with its dictionary serialised by `serialize`; pdfkit's own for what that can't write. */
+/** pdfkit's PDFReference.finalize, with its dictionary written by `writeValue`; pdfkit's own for what that can't write. */
 export function writeObject(this: PdfRef): void {
   // A stream pdfkit deflates keeps pdfkit's writing, so its bytes stay those of pdfkit's zlib call.
   if (this.compress && this.buffer.length > 0) return pdfkitFinalize(this);
   let length = 0;
   for (const chunk of this.buffer) length += chunk.length;
   if (this.buffer.length > 0) this.data.Length = length;
-  let dictionary: string;
+  const document = this.document;
+  const gathering = gatheringOf(document as unknown as Doc);
+  if (!gathering) {
+    let dictionary: string;
+    try {
+      dictionary = serialize(this.data);
+    } catch (err) {
+      if (err instanceof Unsupported) return pdfkitFinalize(this);
+      throw err;
+    }
+    return writeSerialised(this, dictionary);
+  }
+  this.offset = document._offset;
+  // Straight into the document's output: `n 0 obj`, the dictionary and what follows it, as pdfkit writes them.
+  const { writer } = gathering;
+  const start = writer.length;
+  writer.number(this.id);
+  writer.byte(0x20);
+  writer.number(this.gen);
+  writer.text(" obj\n");
   try {
-    dictionary = serialize(this.data);
+    writeValue(writer, this.data);
   } catch (err) {
+    writer.length = start;
     if (err instanceof Unsupported) return pdfkitFinalize(this);
     throw err;
   }
-  writeSerialised(this, dictionary);
+  writer.text(this.buffer.length === 0 ? "\nendobj\n" : "\nstream\n");
+  gathering.wrote(writer.length - start);
+  if (this.buffer.length > 0) {
+    for (const chunk of this.buffer) document._write(chunk);
+    this.buffer = [];
+    document._write("\nendstream\nendobj");
+  }
+  document._refEnd(this);
 }
 
 /**
@@ -119,93 +148,139 @@ function pdfkitFinalize(ref: PdfRef): void {
   Object.getPrototypeOf(ref).finalize.call(ref);
 }
 
-/**
- * A value as PDFObject.convert writes it (unencrypted): a JavaScript string is a name, a String object a
- * text string, a plain object a dictionary. Throws `Unsupported` for a value of a class it doesn't know.
- */
+/** Where `serialize` writes; only ever used within one call, so one serves every document. */
+const scratch = new ByteWriter();
+
+/** A value as `writeValue` writes it, as a string. */
 export function serialize(value: unknown): string {
+  scratch.length = 0;
+  writeValue(scratch, value);
+  return scratch.toString();
+}
+
+/**
+ * Writes a value as PDFObject.convert does (unencrypted): a JavaScript string is a name, a String object a
+ * text string, a plain object a dictionary. Throws `Unsupported` for a value of a class it doesn't know
+ * (having written part of it).
+ */
+export function writeValue(w: ByteWriter, value: unknown): void {
   switch (typeof value) {
     case "string":
-      return `/${value}`;
+      w.byte(0x2f);
+      w.text(value);
+      return;
     case "number":
-      return number(value);
+      w.number(pdfNumber(value));
+      return;
     case "object":
       break;
     default:
-      return `${value as boolean | undefined}`;
+      w.text(`${value as boolean | undefined}`);
+      return;
   }
-  if (value === null) return "null";
-  if (value instanceof String) return textString(value.valueOf());
-  if (value instanceof Uint8Array) return `<${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}>`;
-  if (Array.isArray(value)) return array(value);
-  if (value instanceof Date) return date(value);
-  const known = classes;
-  if (!known) throw new Unsupported();
-  if (value instanceof known.tree) return tree(value as unknown as Tree);
-  if (value instanceof known.reference) return String(value);
-  const prototype = Object.getPrototypeOf(value);
-  if (prototype !== Object.prototype && prototype !== null) throw new Unsupported();
-  return dictionary(value as Record<string, unknown>);
+  if (value === null) w.text("null");
+  else if (value instanceof String) textString(w, value.valueOf());
+  else if (value instanceof Uint8Array) w.text(`<${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex")}>`);
+  else if (Array.isArray(value)) array(w, value);
+  else if (value instanceof Date) w.text(date(value));
+  else {
+    const known = classes;
+    if (!known) throw new Unsupported();
+    if (value instanceof known.tree) tree(w, value as unknown as Tree);
+    else if (value instanceof known.reference) reference(w, value as unknown as PdfRef);
+    else {
+      const prototype = Object.getPrototypeOf(value);
+      if (prototype !== Object.prototype && prototype !== null) throw new Unsupported();
+      dictionary(w, value as Record<string, unknown>);
+    }
+  }
 }
 
-function number(n: number): string {
-  if (n > -1e21 && n < 1e21) return String(Math.round(n * 1e6) / 1e6);
+/** PDFObject.number: rounded to six decimals (written as String() writes the result). */
+function pdfNumber(n: number): number {
+  if (n > -1e21 && n < 1e21) return Math.round(n * 1e6) / 1e6;
   throw new Error(`unsupported number: ${n}`);
 }
 
-function array(values: readonly unknown[]): string {
-  let out = "[";
-  for (let i = 0; i < values.length; i++) {
-    if (i > 0) out += " ";
-    // pdfkit writes a hole or undefined as null.
-    out += serialize(values[i] ?? null);
-  }
-  return `${out}]`;
+/** `n g R`, as PDFReference.toString writes it. */
+function reference(w: ByteWriter, ref: PdfRef): void {
+  w.number(ref.id);
+  w.byte(0x20);
+  w.number(ref.gen);
+  w.text(" R");
 }
 
-function dictionary(entries: Record<string, unknown>): string {
-  let out = "<<";
+function array(w: ByteWriter, values: readonly unknown[]): void {
+  w.byte(0x5b);
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) w.byte(0x20);
+    // pdfkit writes a hole or undefined as null.
+    writeValue(w, values[i] ?? null);
+  }
+  w.byte(0x5d);
+}
+
+function dictionary(w: ByteWriter, entries: Record<string, unknown>): void {
+  w.text("<<");
   for (const key in entries) {
     const value = entries[key];
-    if (value !== undefined) out += `\n/${key} ${serialize(value)}`;
+    if (value === undefined) continue;
+    w.text("\n/");
+    w.text(key);
+    w.byte(0x20);
+    writeValue(w, value);
   }
-  return `${out}\n>>`;
+  w.text("\n>>");
 }
 
-function tree(t: Tree): string {
+function tree(w: ByteWriter, t: Tree): void {
   const keys = Object.keys(t._items).sort((a, b) => t._compareKeys(a, b));
-  let out = "<<";
-  if (t.limits && keys.length > 1) out += `\n  /Limits [${serialize(t._dataForKey(keys[0]!))} ${serialize(t._dataForKey(keys.at(-1)!))}]`;
-  out += `\n  /${t._keysName()} [`;
-  for (const key of keys) out += `\n    ${serialize(t._dataForKey(key))} ${serialize(t._items[key])}`;
-  return `${out}\n]\n>>`;
+  w.text("<<");
+  if (t.limits && keys.length > 1) {
+    w.text("\n  /Limits [");
+    writeValue(w, t._dataForKey(keys[0]!));
+    w.byte(0x20);
+    writeValue(w, t._dataForKey(keys.at(-1)!));
+    w.byte(0x5d);
+  }
+  w.text("\n  /");
+  w.text(t._keysName());
+  w.text(" [");
+  for (const key of keys) {
+    w.text("\n    ");
+    writeValue(w, t._dataForKey(key));
+    w.byte(0x20);
+    writeValue(w, t._items[key]);
+  }
+  w.text("\n]\n>>");
 }
 
-/** pdfkit's escapes in a literal string (PDF 32000-1, 7.3.4.2). */
-const ESCAPES: Readonly<Record<number, string>> = { 10: "\\n", 13: "\\r", 9: "\\t", 8: "\\b", 12: "\\f", 92: "\\\\", 40: "\\(", 41: "\\)" };
-const NEEDS_ESCAPE = /[\n\r\t\b\f()\\]/;
+/** pdfkit's escapes in a literal string (PDF 32000-1, 7.3.4.2): the character after the backslash, by byte. */
+const ESCAPES: Readonly<Record<number, number>> = { 10: 0x6e, 13: 0x72, 9: 0x74, 8: 0x62, 12: 0x66, 92: 0x5c, 40: 0x28, 41: 0x29 };
 
-/** A text string: as it is when ASCII, else UTF-16BE with a byte order mark, one character a byte. */
-function textString(text: string): string {
+/** A text string: as it is when ASCII, else UTF-16BE with a byte order mark; escaped byte by byte. */
+function textString(w: ByteWriter, text: string): void {
   let ascii = true;
   for (let i = 0; i < text.length && ascii; i++) ascii = text.charCodeAt(i) <= 0x7f;
-  if (ascii) return `(${NEEDS_ESCAPE.test(text) ? escapeAscii(text) : text})`;
-  let out = "(\xfe\xff";
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    out += byte(unit >> 8) + byte(unit & 0xff);
+  w.byte(0x28);
+  if (ascii) {
+    for (let i = 0; i < text.length; i++) escaped(w, text.charCodeAt(i));
+  } else {
+    w.byte(0xfe);
+    w.byte(0xff);
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      escaped(w, unit >> 8);
+      escaped(w, unit & 0xff);
+    }
   }
-  return `${out})`;
+  w.byte(0x29);
 }
 
-function escapeAscii(text: string): string {
-  let out = "";
-  for (let i = 0; i < text.length; i++) out += byte(text.charCodeAt(i));
-  return out;
-}
-
-function byte(code: number): string {
-  return ESCAPES[code] ?? String.fromCharCode(code);
+function escaped(w: ByteWriter, byte: number): void {
+  const escape = ESCAPES[byte];
+  if (escape !== undefined) w.byte(0x5c);
+  w.byte(escape ?? byte);
 }
 
 const pad = (n: number, length: number) => `${"0".repeat(length)}${n}`.slice(-length);
