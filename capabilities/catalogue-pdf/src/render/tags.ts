@@ -1,4 +1,5 @@
 import type { Doc } from "./doc.js";
+import { markArtifact, markStructureContent } from "./marked-content.js";
 
 // Tagged PDF (issue 17 item 4): a structure tree in reading order, so screen readers read headings,
 // paragraphs, lists, tables, quotes, code and figures (with their alt text) as what they are, and skip
@@ -98,7 +99,7 @@ export class Tags {
   /** Marks what `draw` draws as content of the innermost open element. */
   content<T>(draw: () => T): T {
     const { element, type } = this.#top();
-    const content = this.#doc.markStructureContent(type);
+    const content = markStructureContent(this.#doc, type);
     const result = draw();
     this.#doc.endMarkedContent();
     // Added once drawn: pdfkit records each page the content reached when it is added.
@@ -128,7 +129,7 @@ export class Tags {
 
   /** Marks what `draw` draws as an artifact: decoration (rules, fills) or page furniture, not read aloud. */
   artifact<T>(draw: () => T, type: "Layout" | "Pagination" = "Layout"): T {
-    this.#doc.markContent("Artifact", { type });
+    markArtifact(this.#doc, type);
     const result = draw();
     this.#doc.endMarkedContent();
     return result;
