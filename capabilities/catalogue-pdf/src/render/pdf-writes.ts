@@ -77,23 +77,22 @@ export function batchWrites(doc: Doc): void {
 }
 
 /**
- * Keeps a page's operators as strings until the page is written (pdfkit writes a line per operator), then
- * deflates the page's stream with tables sized to it (render/deflate.ts) where pdfkit would deflate it.
+ * Gathers a page's operators as bytes until the page is written (pdfkit writes a line per operator, each
+ * into an array of its own), then deflates the page's stream with tables sized to it (render/deflate.ts)
+ * where pdfkit would deflate it.
  */
 function batchContent(page: PageInternals): void {
   const { content } = page;
   const write = content.write.bind(content);
   const finalize = content.finalize.bind(content);
-  let lines: string[] = [];
+  const lines = new ByteWriter(8192);
   const flush = () => {
-    if (lines.length === 0) return;
-    lines.push("");
-    write(Buffer.from(lines.join("\n"), "latin1"));
-    lines = [];
+    if (lines.length > 0) write(lines.take());
   };
   content.write = (chunk) => {
     if (typeof chunk === "string") {
-      lines.push(chunk);
+      lines.text(chunk);
+      lines.byte(0x0a);
       return;
     }
     flush();
