@@ -1,11 +1,14 @@
 import type { Doc } from "./doc.js";
 import { markArtifact, markStructureContent } from "./marked-content.js";
+import { type ElementOptions, StructElement } from "./struct-element.js";
+
+export type { ElementOptions, StructElement };
 
 // Tagged PDF (issue 17 item 4): a structure tree in reading order, so screen readers read headings,
 // paragraphs, lists, tables, quotes, code and figures (with their alt text) as what they are, and skip
 // decoration and page furniture, which are marked as artifacts.
 
-type Element = PDFKit.PDFStructureElement;
+type Element = StructElement;
 
 /** Standard structure types (PDF 1.7, 14.8.4) the renderer uses. */
 export type StructType =
@@ -31,13 +34,6 @@ export type StructType =
   | "TOC"
   | "TOCI";
 
-/** Options of an element: alt text (figures), language, and a header cell's scope (pdfkit writes it as /A). */
-export interface ElementOptions {
-  alt?: string;
-  lang?: string;
-  scope?: "Column" | "Row";
-}
-
 interface Open {
   element: Element;
   type: StructType;
@@ -60,7 +56,7 @@ export class Tags {
     this.#compact = compact;
     compact((doc as unknown as { getStructTreeRoot(): unknown }).getStructTreeRoot());
     const root = this.#struct("Document");
-    doc.addStructure(root);
+    root.attachAsRoot();
     this.#stack = [{ element: root, type: "Document" }];
   }
 
@@ -142,8 +138,8 @@ export class Tags {
   }
 
   #struct(type: StructType, options: ElementOptions = {}): Element {
-    const element = this.#doc.struct(type, options as PDFKit.Mixins.StructureElementOptions);
-    this.#compact((element as unknown as { dictionary: unknown }).dictionary);
+    const element = new StructElement(this.#doc, type, options);
+    this.#compact(element.ref);
     return element;
   }
 
