@@ -78,8 +78,9 @@ function lean(ref: PdfRef): PdfRef {
 export function writeObject(this: PdfRef): void {
   // A stream pdfkit deflates keeps pdfkit's writing, so its bytes stay those of pdfkit's zlib call.
   if (this.compress && this.buffer.length > 0) return pdfkitFinalize(this);
+  // Indexed loops here: Maglev, which runs most of a render, allocates an iterator for each for…of.
   let length = 0;
-  for (const chunk of this.buffer) length += chunk.length;
+  for (let i = 0; i < this.buffer.length; i++) length += this.buffer[i]!.length;
   if (this.buffer.length > 0) this.data.Length = length;
   const document = this.document;
   const gathering = gatheringOf(document as unknown as Doc);
@@ -111,7 +112,7 @@ export function writeObject(this: PdfRef): void {
   writer.text(this.buffer.length === 0 ? "\nendobj\n" : "\nstream\n");
   gathering.wrote(writer.length - start);
   if (this.buffer.length > 0) {
-    for (const chunk of this.buffer) document._write(chunk);
+    for (let i = 0; i < this.buffer.length; i++) document._write(this.buffer[i]!);
     this.buffer = [];
     document._write("\nendstream\nendobj");
   }
