@@ -30,9 +30,9 @@ export function keepColors(doc: Doc): void {
     if (typeof color !== "string" || color.charAt(0) !== "#") return setColor(color, stroke);
     const operators = known.get(color) ?? learn(colorer, color);
     if (!operators) return setColor(color, stroke);
-    const [space, set] = stroke ? operators.stroke : operators.fill;
-    colorer.addContent(space);
-    colorer.addContent(set);
+    const set = stroke ? operators.stroke : operators.fill;
+    colorer.addContent(set[0]);
+    colorer.addContent(set[1]);
     return true;
   };
 }
