@@ -28,16 +28,24 @@ export interface ElementOptions {
   scope?: "Column" | "Row";
 }
 
+/** The options of most elements, shared rather than made at each call. */
+export const NO_OPTIONS: ElementOptions = Object.freeze({});
+
+type Kid = StructElement | Content;
+
+/** No kids yet: shared, never added to (the first kid makes an array of one; most elements have one). */
+const NONE: Kid[] = [];
+
 /** A structure element (PDF 32000-1, 14.7.2), written as pdfkit writes its own. */
 export class StructElement {
   /** The element's dictionary. */
   readonly ref: PdfRef;
   readonly #doc: TreeDoc;
-  #kids: (StructElement | Content)[] = [];
+  #kids: Kid[] = NONE;
   #ended = false;
   #written = false;
 
-  constructor(doc: Doc, type: string, options: ElementOptions = {}) {
+  constructor(doc: Doc, type: string, options: ElementOptions = NO_OPTIONS) {
     this.#doc = doc as unknown as TreeDoc;
     // The entries in pdfkit's order.
     const data: Record<string, unknown> = { S: type };
@@ -68,7 +76,9 @@ export class StructElement {
         this.#doc.getStructParentTree().get(pageRef.data.StructParents)[mcid] = this.ref;
       }
     }
-    this.#kids.push(child as StructElement | Content);
+    const kid = child as Kid;
+    if (this.#kids === NONE) this.#kids = [kid];
+    else this.#kids.push(kid);
   }
 
   /** Ends this element and those under it, and writes what can be written. */
@@ -101,22 +111,29 @@ export class StructElement {
   #write(): void {
     if (this.#written || !this.#writable()) return;
     const { data } = this.ref;
-    const kids: unknown[] = [];
+    let count = 0;
+    for (let i = 0; i < this.#kids.length; i++) {
+      const kid = this.#kids[i]!;
+      count += kid instanceof StructElement ? 1 : kid.refs.length;
+    }
+    // Sized up front: pushing onto an empty array reserves room for 16.
+    const kids = new Array<unknown>(count);
     data.K = kids;
+    let k = 0;
     for (let i = 0; i < this.#kids.length; i++) {
       const kid = this.#kids[i]!;
       if (kid instanceof StructElement) {
-        kids.push(kid.ref);
+        kids[k++] = kid.ref;
         continue;
       }
       for (let r = 0; r < kid.refs.length; r++) {
         const { pageRef, mcid } = kid.refs[r]!;
         if (!data.Pg) data.Pg = pageRef;
-        kids.push(data.Pg === pageRef ? mcid : { Type: "MCR", Pg: pageRef, MCID: mcid });
+        kids[k++] = data.Pg === pageRef ? mcid : { Type: "MCR", Pg: pageRef, MCID: mcid };
       }
     }
     this.ref.end();
-    this.#kids = [];
+    this.#kids = NONE;
     data.K = null;
     this.#written = true;
   }

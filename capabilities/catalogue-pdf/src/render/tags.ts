@@ -1,6 +1,6 @@
 import type { Doc } from "./doc.js";
 import { markArtifact, markStructureContent } from "./marked-content.js";
-import { type ElementOptions, StructElement } from "./struct-element.js";
+import { type ElementOptions, NO_OPTIONS, StructElement } from "./struct-element.js";
 
 export type { ElementOptions, StructElement };
 
@@ -61,7 +61,7 @@ export class Tags {
   }
 
   /** Opens an element as the last child of the innermost open one. */
-  open(type: StructType, options: ElementOptions = {}): Element {
+  open(type: StructType, options: ElementOptions = NO_OPTIONS): Element {
     const element = this.#struct(type, options);
     this.#top().element.add(element);
     this.#stack.push({ element, type });
@@ -104,7 +104,7 @@ export class Tags {
   }
 
   /** An element holding only what `draw` draws. */
-  leaf<T>(type: StructType, draw: () => T, options: ElementOptions = {}): T {
+  leaf<T>(type: StructType, draw: () => T, options: ElementOptions = NO_OPTIONS): T {
     this.open(type, options);
     try {
       return this.content(draw);
@@ -114,7 +114,7 @@ export class Tags {
   }
 
   /** An element holding the elements `fill` opens. */
-  group<T>(type: StructType, fill: () => T, options: ElementOptions = {}): T {
+  group<T>(type: StructType, fill: () => T, options: ElementOptions = NO_OPTIONS): T {
     this.open(type, options);
     try {
       return fill();
@@ -137,7 +137,7 @@ export class Tags {
     this.#stack[0]!.element.end();
   }
 
-  #struct(type: StructType, options: ElementOptions = {}): Element {
+  #struct(type: StructType, options: ElementOptions = NO_OPTIONS): Element {
     const element = new StructElement(this.#doc, type, options);
     this.#compact(element.ref);
     return element;
