@@ -41,7 +41,8 @@ export function gatheringOf(doc: Doc): Gathering | undefined {
 export function batchWrites(doc: Doc): void {
   const internals = doc as unknown as Internals;
   // What is written, one byte a character as pdfkit converts it, until a chunk's worth is handed on.
-  const writer = new ByteWriter(CHUNK + 4096);
+  // Starts small (a letter is ~13 KiB) and grows to a chunk.
+  const writer = new ByteWriter(16 * 1024);
   const push = internals.push.bind(doc);
   const flush = () => {
     if (writer.length > 0) push(writer.take());
