@@ -2,7 +2,8 @@ import { type CidSubset, FontFace, VARIANT } from "../text/font-face.js";
 import { subsetFont } from "./font-subset.js";
 import type { Doc } from "./doc.js";
 import { deflate } from "./deflate.js";
-import { endSerialised, type PdfRef, serialize } from "./pdf-objects.js";
+import { endSerialised, type PdfRef } from "./pdf-objects.js";
+import { serialize } from "./pdf-values.js";
 import { ownMemory } from "@selu-catalogue/kit";
 
 /** What pdfkit's EmbeddedFont holds for one font of one document (the fields its `embed` reads). */
