@@ -2,7 +2,7 @@ import type { PreparedDocument } from "../document/prepare.js";
 import type { Labels } from "./labels.js";
 import { area, currentPage, drawLine, ensureSpace, runOf, STYLE, writeRuns } from "./page.js";
 import type { Doc } from "./doc.js";
-import { tagsOf } from "./tags.js";
+import { type StructElement, tagsOf } from "./tags.js";
 
 // The table of contents is written in two steps: its lines are reserved before the sections are rendered
 // (their number is known), and filled once the page of each section is known.
@@ -15,7 +15,7 @@ export interface ContentsSlot {
 /** The reserved lines and the contents' structure element (TOC), whose entries are added when filled. */
 export interface Contents {
   slots: ContentsSlot[];
-  element?: PDFKit.PDFStructureElement;
+  element?: StructElement;
 }
 
 const TOC_LINE = 17;

@@ -2,6 +2,8 @@ import { type CidSubset, FontFace, VARIANT } from "../text/font-face.js";
 import { subsetFont } from "./font-subset.js";
 import type { Doc } from "./doc.js";
 import { deflate } from "./deflate.js";
+import { endSerialised, type PdfRef } from "./pdf-objects.js";
+import { serialize } from "./pdf-values.js";
 import { ownMemory } from "@selu-catalogue/kit";
 
 /** What pdfkit's EmbeddedFont holds for one font of one document (the fields its `embed` reads). */
@@ -18,11 +20,6 @@ interface EmbeddedFont {
   embed(): void;
 }
 
-interface PdfRef {
-  data: Record<string, unknown>;
-  end(chunk?: Uint8Array): void;
-}
-
 /** A font program ready to embed: deflated once, and the glyph number each original glyph has in it. */
 export interface FontFile {
   deflated: Buffer;
@@ -35,6 +32,8 @@ interface Embedding {
   file: FontFile;
   cidToGid: Buffer;
   toUnicode: Buffer;
+  /** The codes' widths as last written, and their /W array serialised (a number each: most of the font's dictionaries). */
+  widths?: { of: readonly number[]; serialised: string };
 }
 
 // Per font: font programs by glyph set, and whole embeddings by the ids drawn in code order. A document
@@ -42,6 +41,8 @@ interface Embedding {
 // bytes without subsetting, deflating or writing its maps again.
 const files = new WeakMap<FontFace, Map<string, FontFile>>();
 const embeddings = new WeakMap<FontFace, Map<string, Embedding>>();
+// Per font: its descriptor's entries by subset name (a handful: the tag follows the font's id, F1, F2…).
+const descriptors = new WeakMap<FontFace, Map<string, string>>();
 const MAX_CACHED = 16;
 
 /**
@@ -70,35 +71,21 @@ function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
     written.end(bytes);
     return written;
   };
-  const { file, cidToGid, toUnicode } = embedding(face, font.subset.ids, font.unicode);
+  const found = embedding(face, font.subset.ids, font.unicode);
+  const { file, cidToGid, toUnicode } = found;
   // The subset tag pdfkit derives from the font's id (F1 → BZZZZZ), as its own embed does.
   const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((font.id.charCodeAt(i) || 73) + 17)).join("");
   const name = `${tag}+${face.postscriptName.replaceAll(" ", "_")}`;
-  const { scale } = font;
-  const descriptor = ref({
-    Type: "FontDescriptor",
-    FontName: name,
-    Flags: face.flags,
-    FontBBox: [face.bbox.minX * scale, face.bbox.minY * scale, face.bbox.maxX * scale, face.bbox.maxY * scale],
-    ItalicAngle: face.italicAngle,
-    Ascent: font.ascender,
-    Descent: font.descender,
-    CapHeight: (face.capHeight || face.ascent) * scale,
-    XHeight: (face.xHeight || 0) * scale,
-    StemV: 0,
-    FontFile2: stream(file.deflated, { Length1: file.length }),
-  });
-  descriptor.end();
-  const descendant = ref({
-    Type: "Font",
-    Subtype: "CIDFontType2",
-    BaseFont: name,
-    CIDSystemInfo: { Registry: new String("Adobe"), Ordering: new String("Identity"), Supplement: 0 },
-    FontDescriptor: descriptor,
-    W: [0, font.widths],
-    CIDToGIDMap: stream(cidToGid),
-  });
-  descendant.end();
+  const fontFile = stream(file.deflated, { Length1: file.length });
+  const descriptor = ref({});
+  endSerialised(descriptor, `${descriptorOf(face, font, name)}\n/FontFile2 ${fontFile}\n>>`);
+  // Written in order: the map's stream is numbered before the dictionary that refers to it, as pdfkit would.
+  const map = stream(cidToGid);
+  const descendant = ref({});
+  endSerialised(
+    descendant,
+    `<<\n/Type /Font\n/Subtype /CIDFontType2\n/BaseFont /${name}\n/CIDSystemInfo <<\n/Registry (Adobe)\n/Ordering (Identity)\n/Supplement 0\n>>\n/FontDescriptor ${descriptor}\n/W ${widthsOf(found, font.widths)}\n/CIDToGIDMap ${map}\n>>`,
+  );
   font.dictionary!.data = {
     Type: "Font",
     Subtype: "Type0",
@@ -108,6 +95,52 @@ function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
     ToUnicode: stream(toUnicode),
   };
   font.dictionary!.end();
+}
+
+/**
+ * The font descriptor's entries but the font file (and its closing `>>`), serialised as pdfkit would. They
+ * are the face's own (pdfkit derives the scale, ascender and descender from the face), so each name's
+ * (a subset tag and the face's) is kept with the face.
+ */
+function descriptorOf(face: FontFace, font: EmbeddedFont, name: string): string {
+  const cache = cacheOf(descriptors, face);
+  let found = cache.get(name);
+  if (found === undefined) {
+    const { scale } = font;
+    const entries = serialize({
+      Type: "FontDescriptor",
+      FontName: name,
+      Flags: face.flags,
+      FontBBox: [face.bbox.minX * scale, face.bbox.minY * scale, face.bbox.maxX * scale, face.bbox.maxY * scale],
+      ItalicAngle: face.italicAngle,
+      Ascent: font.ascender,
+      Descent: font.descender,
+      CapHeight: (face.capHeight || face.ascent) * scale,
+      XHeight: (face.xHeight || 0) * scale,
+      StemV: 0,
+    });
+    found = entries.slice(0, -"\n>>".length);
+    cache.set(name, found);
+  }
+  return found;
+}
+
+/**
+ * The /W array for codes 0… of `widths`, serialised as pdfkit would. The same glyphs in the same order have
+ * the same widths, so it is kept with their embedding; compared first all the same, as that costs nothing.
+ */
+function widthsOf(found: Embedding, widths: readonly number[]): string {
+  const kept = found.widths;
+  if (kept && sameNumbers(kept.of, widths)) return kept.serialised;
+  found.widths = { of: [...widths], serialised: serialize([0, widths]) };
+  return found.widths.serialised;
+}
+
+function sameNumbers(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  // A loop, not `every`: a callback would be given each width boxed.
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The deflated streams for a document that drew `ids` (in code order) standing for `unicode` (by code). */

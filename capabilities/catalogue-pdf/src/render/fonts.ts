@@ -51,13 +51,17 @@ function face(key: FontKey): FontFace {
  */
 export function registerFaces(doc: Doc): void {
   const registered = (doc as unknown as { _registeredFonts: Record<string, { src: unknown }> })._registeredFonts;
-  for (const key of KEYS) {
+  for (let i = 0; i < KEYS.length; i++) {
+    const key = KEYS[i]!;
     doc.registerFont(key, undefined as unknown as string);
     // pdfkit reads `src` when the font is first selected.
-    Object.defineProperty(registered[key], "src", { get: () => face(key) });
+    Object.defineProperty(registered[key], "src", SOURCES[key]);
   }
   embedOwnFonts(doc);
 }
+
+/** Each face's `src` getter, the same for every document. */
+const SOURCES = Object.fromEntries(KEYS.map((key) => [key, { get: () => face(key) }])) as Record<FontKey, PropertyDescriptor>;
 
 /** The face for a run's style. */
 export function fontKeyFor(style: { bold: boolean; italic: boolean; code: boolean }): FontKey {

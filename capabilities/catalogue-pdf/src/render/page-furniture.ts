@@ -2,6 +2,7 @@ import type { PreparedDocument } from "../document/prepare.js";
 import type { Labels } from "./labels.js";
 import { area, drawLine, STYLE } from "./page.js";
 import type { Doc } from "./doc.js";
+import { markArtifact } from "./marked-content.js";
 
 /** Header (from page 2), footer text and "Page n of N" on every page, drawn in the margins. */
 export function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNumbers: boolean, labels: Labels): void {
@@ -9,7 +10,7 @@ export function writePageFurniture(doc: Doc, prepared: PreparedDocument, pageNum
   for (let i = range.start; i < range.start + range.count; i++) {
     doc.switchToPage(i);
     // Page furniture is not read aloud (an artifact of pagination).
-    doc.markContent("Artifact", { type: "Pagination" });
+    markArtifact(doc, "Pagination");
     const { left, width } = area(doc);
     const margins = doc.page.margins;
     // Writing into the margins would otherwise make pdfkit start a new page.

@@ -12,6 +12,8 @@ import { labelsFor } from "./labels.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { objectStreams } from "./object-streams.js";
 import { batchWrites } from "./pdf-writes.js";
+import { keepColors } from "./colors.js";
+import { leanObjects } from "./pdf-objects.js";
 import { collectOutput } from "./output.js";
 import { area, currentPage, ensureSpace, runOf, STYLE } from "./page.js";
 import { brokenHeight } from "./line-break.js";
@@ -74,9 +76,12 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
       Producer: "PDFKit",
     },
   });
+  // Before batchWrites, which wraps the first page's writing in turn.
+  leanObjects(doc);
   registerFaces(doc);
   boundLayoutCaches(doc);
   batchWrites(doc);
+  keepColors(doc);
   attachText(doc, options.language);
   markComplexFragments(doc);
   doc.font("regular");

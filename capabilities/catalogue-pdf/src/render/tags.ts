@@ -1,10 +1,14 @@
 import type { Doc } from "./doc.js";
+import { markArtifact, markStructureContent } from "./marked-content.js";
+import { type ElementOptions, NO_OPTIONS, StructElement } from "./struct-element.js";
+
+export type { ElementOptions, StructElement };
 
 // Tagged PDF (issue 17 item 4): a structure tree in reading order, so screen readers read headings,
 // paragraphs, lists, tables, quotes, code and figures (with their alt text) as what they are, and skip
 // decoration and page furniture, which are marked as artifacts.
 
-type Element = PDFKit.PDFStructureElement;
+type Element = StructElement;
 
 /** Standard structure types (PDF 1.7, 14.8.4) the renderer uses. */
 export type StructType =
@@ -30,13 +34,6 @@ export type StructType =
   | "TOC"
   | "TOCI";
 
-/** Options of an element: alt text (figures), language, and a header cell's scope (pdfkit writes it as /A). */
-export interface ElementOptions {
-  alt?: string;
-  lang?: string;
-  scope?: "Column" | "Row";
-}
-
 interface Open {
   element: Element;
   type: StructType;
@@ -59,12 +56,12 @@ export class Tags {
     this.#compact = compact;
     compact((doc as unknown as { getStructTreeRoot(): unknown }).getStructTreeRoot());
     const root = this.#struct("Document");
-    doc.addStructure(root);
+    root.attachAsRoot();
     this.#stack = [{ element: root, type: "Document" }];
   }
 
   /** Opens an element as the last child of the innermost open one. */
-  open(type: StructType, options: ElementOptions = {}): Element {
+  open(type: StructType, options: ElementOptions = NO_OPTIONS): Element {
     const element = this.#struct(type, options);
     this.#top().element.add(element);
     this.#stack.push({ element, type });
@@ -98,7 +95,7 @@ export class Tags {
   /** Marks what `draw` draws as content of the innermost open element. */
   content<T>(draw: () => T): T {
     const { element, type } = this.#top();
-    const content = this.#doc.markStructureContent(type);
+    const content = markStructureContent(this.#doc, type);
     const result = draw();
     this.#doc.endMarkedContent();
     // Added once drawn: pdfkit records each page the content reached when it is added.
@@ -107,7 +104,7 @@ export class Tags {
   }
 
   /** An element holding only what `draw` draws. */
-  leaf<T>(type: StructType, draw: () => T, options: ElementOptions = {}): T {
+  leaf<T>(type: StructType, draw: () => T, options: ElementOptions = NO_OPTIONS): T {
     this.open(type, options);
     try {
       return this.content(draw);
@@ -117,7 +114,7 @@ export class Tags {
   }
 
   /** An element holding the elements `fill` opens. */
-  group<T>(type: StructType, fill: () => T, options: ElementOptions = {}): T {
+  group<T>(type: StructType, fill: () => T, options: ElementOptions = NO_OPTIONS): T {
     this.open(type, options);
     try {
       return fill();
@@ -128,7 +125,7 @@ export class Tags {
 
   /** Marks what `draw` draws as an artifact: decoration (rules, fills) or page furniture, not read aloud. */
   artifact<T>(draw: () => T, type: "Layout" | "Pagination" = "Layout"): T {
-    this.#doc.markContent("Artifact", { type });
+    markArtifact(this.#doc, type);
     const result = draw();
     this.#doc.endMarkedContent();
     return result;
@@ -140,9 +137,9 @@ export class Tags {
     this.#stack[0]!.element.end();
   }
 
-  #struct(type: StructType, options: ElementOptions = {}): Element {
-    const element = this.#doc.struct(type, options as PDFKit.Mixins.StructureElementOptions);
-    this.#compact((element as unknown as { dictionary: unknown }).dictionary);
+  #struct(type: StructType, options: ElementOptions = NO_OPTIONS): Element {
+    const element = new StructElement(this.#doc, type, options);
+    this.#compact(element.ref);
     return element;
   }
 
