@@ -2,7 +2,8 @@ import { type CidSubset, FontFace, VARIANT } from "../text/font-face.js";
 import { subsetFont } from "./font-subset.js";
 import type { Doc } from "./doc.js";
 import { deflate } from "./deflate.js";
-import { endSerialised, type PdfRef } from "./pdf-objects.js";
+import { endSerialised } from "./pdf-objects.js";
+import type { PdfRef } from "./pdf-ref.js";
 import { serialize } from "./pdf-values.js";
 import { ownMemory } from "@selu-catalogue/kit";
 

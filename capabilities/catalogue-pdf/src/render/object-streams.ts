@@ -1,7 +1,8 @@
 import type { Doc } from "./doc.js";
 import { streamBytes } from "./deflate.js";
 import { ByteWriter } from "./byte-writer.js";
-import { type PdfRef, writeObject } from "./pdf-objects.js";
+import { writeObject } from "./pdf-objects.js";
+import type { PdfRef } from "./pdf-ref.js";
 import { writeValue } from "./pdf-values.js";
 
 // pdfkit writes every object on its own, uncompressed unless it is a stream, with a classic cross-reference

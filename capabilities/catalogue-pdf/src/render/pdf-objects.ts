@@ -1,5 +1,6 @@
 import type { Doc } from "./doc.js";
 import { gatheringOf } from "./pdf-writes.js";
+import type { PdfRef, Writer } from "./pdf-ref.js";
 import { isReference, learnClasses, serialize, Unsupported, writeValue } from "./pdf-values.js";
 
 // pdfkit writes an indirect object by converting its dictionary with PDFObject.convert: an array of parts
@@ -8,27 +9,6 @@ import { isReference, learnClasses, serialize, Unsupported, writeValue } from ".
 // one array before being written. Here an object's dictionary is written as bytes straight into the
 // document's output (render/pdf-writes.ts, render/pdf-values.ts) and a stream's bytes as they are. The
 // bytes written are pdfkit's, byte for byte.
-
-/** pdfkit's reference to an indirect object (internal, pdfkit 0.20). */
-export interface PdfRef {
-  id: number;
-  gen: number;
-  offset: number;
-  data: Record<string, unknown>;
-  buffer: Uint8Array[];
-  compress: boolean;
-  document: Writer;
-  finalize(): void;
-  end(chunk?: Uint8Array): void;
-}
-
-/** The parts of pdfkit's document an object's writing uses. */
-interface Writer {
-  _offset: number;
-  _security?: unknown;
-  _write(data: string | Uint8Array): void;
-  _refEnd(ref: PdfRef): void;
-}
 
 /**
  * Makes every indirect object `doc` writes from now on (and those its constructor made) be written by

@@ -1,5 +1,5 @@
 import { ByteWriter } from "./byte-writer.js";
-import type { PdfRef } from "./pdf-objects.js";
+import type { PdfRef } from "./pdf-ref.js";
 
 // PDF values written as PDFObject.convert (pdfkit 0.20) writes them, byte for byte, but as bytes into a
 // ByteWriter: no array of parts, template string or byte array per value (see render/pdf-objects.ts).

@@ -1,5 +1,5 @@
 import type { Doc } from "./doc.js";
-import type { PdfRef } from "./pdf-objects.js";
+import type { PdfRef } from "./pdf-ref.js";
 
 // pdfkit's PDFStructureElement (pdfkit 0.20) checks whether an element can be written by walking its
 // children with callbacks at every add, attach and end, filters them into new arrays and copies its
