@@ -4,30 +4,11 @@
 // Allocation matters beyond garbage collection: a letter after the process sat idle writes its objects
 // to memory no longer in the CPU's caches, and pays for every line of it.
 import { Session } from "node:inspector/promises";
-import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
-
-type Args = ReturnType<typeof sampleReport> | ReturnType<typeof sampleLetter>;
-const { prepareDocument } = (await import(new URL("../dist/document/prepare.js", import.meta.url).href)) as { prepareDocument(args: Args, coverage: unknown): unknown };
-const { coverage } = (await import(new URL("../dist/text/font-runs.js", import.meta.url).href)) as { coverage(): unknown };
-const { renderDocument } = (await import(new URL("../dist/render/render-document.js", import.meta.url).href)) as {
-  renderDocument(prepared: unknown, images: Map<string, unknown>, options: Record<string, unknown>): Promise<{ bytes: Buffer }>;
-};
+import { renderer } from "./render-in-process.ts";
 
 const which = process.argv[2] === "report" ? "report" : "letter";
 const documents = Number(process.argv[3] ?? (which === "letter" ? 50 : 5));
-const args: Args = which === "report" ? sampleReport({ images: 0, rows: 40 }) : sampleLetter();
-const options = {
-  pageSize: "A4",
-  orientation: "portrait",
-  language: args.language,
-  tableOfContents: "table_of_contents" in args && args.table_of_contents,
-  pageNumbers: true,
-  metadata: { title: args.title, creationDate: new Date(0) },
-  maxPages: 500,
-  maxBytes: 50 << 20,
-  signal: new AbortController().signal,
-};
-const render = () => renderDocument(prepareDocument(args, coverage()), new Map(), options);
+const render = renderer(which);
 for (let i = 0; i < 20; i++) await render();
 
 interface Node {
