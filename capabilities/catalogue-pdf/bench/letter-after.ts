@@ -1,6 +1,6 @@
 // A one-page letter's cost by what came before it, ours and (with PEER_PDF_SERVER) Selu's pdf agent, the
-// two processes interleaved round by round: back to back with another letter, after 300 ms idle, and
-// after a 20-page report and 300 ms idle (the side-by-side bench's rounds mix the last two). Medians of
+// two processes interleaved round by round: back to back with another letter, after 300 ms idle, right
+// after a 20-page report, and after one and 300 ms idle (the side-by-side bench's rounds mix the last two). Medians of
 // ROUNDS (25): wall time end to end, the server's CPU (its main thread, and all its threads), and the
 // orchestrator double's own CPU in this process.
 //   node bench/letter-after.ts
@@ -37,6 +37,7 @@ async function measured({ side, letter }: Side): Promise<number[]> {
 const cases: Record<string, (s: Side) => Promise<number[]>> = {
   "back to back": async (s) => (await s.side.call(s.letter), measured(s)),
   [`after ${IDLE_MS} ms idle`]: async (s) => (await s.side.call(s.letter), await sleep(IDLE_MS), measured(s)),
+  "right after a report": async (s) => (await s.side.call(s.report), measured(s)),
   [`after a report and ${IDLE_MS} ms idle`]: async (s) => (await s.side.call(s.report), await sleep(IDLE_MS), measured(s)),
 };
 
