@@ -1,5 +1,6 @@
 import type { CidSubset, FontFace } from "../text/font-face.js";
 import type { ScaledPosition, ScaledRun, ShapedGlyph } from "../text/shaping.js";
+import { ByteWriter } from "./byte-writer.js";
 
 // pdfkit's EmbeddedFont lays a string out word by word, concatenating each word's glyphs and positions
 // onto copies of the arrays so far, and writes each glyph's code as a new string: a line of 15 words made
@@ -36,6 +37,16 @@ export function encodeOurWay(font: EmbeddedFont, face: FontFace): void {
   font.encode = encode;
 }
 
+/**
+ * Whether pdfkit's layout ends a word at `index` (the word from `last` to `index`, both included): at a
+ * space or tab, which stays with the word before it, or past the end of the text with a word pending.
+ */
+function endsWord(text: string, index: number, last: number): boolean {
+  if (index === text.length) return last < index;
+  const unit = text.charCodeAt(index);
+  return unit === 0x20 || unit === 0x09;
+}
+
 /** pdfkit's `layout`: each word with the spaces after it from the cache, summed in order. */
 function layout(this: EmbeddedFont, text: string, features?: unknown, onlyWidth?: boolean): Laid {
   if (features) return this.layoutRun(text, features);
@@ -44,9 +55,7 @@ function layout(this: EmbeddedFont, text: string, features?: unknown, onlyWidth?
   let advanceWidth = 0;
   let last = 0;
   for (let index = 0; index <= text.length; index++) {
-    const unit = text.charCodeAt(index);
-    const end = index === text.length;
-    if (!(end ? last < index : unit === 0x20 || unit === 0x09)) continue;
+    if (!endsWord(text, index, last)) continue;
     const run = this.layoutCached(text.slice(last, index + 1));
     if (glyphs && positions) {
       for (let g = 0; g < run.glyphs.length; g++) glyphs.push(run.glyphs[g]!);
@@ -67,8 +76,7 @@ export function widthInFace(face: FontFace, text: string, size: number): number 
   let advanceWidth = 0;
   let last = 0;
   for (let index = 0; index <= text.length; index++) {
-    const unit = text.charCodeAt(index);
-    if (!(index === text.length ? last < index : unit === 0x20 || unit === 0x09)) continue;
+    if (!endsWord(text, index, last)) continue;
     advanceWidth += (face.layoutScaled(text.slice(last, index + 1)) as ScaledRun).advanceWidth;
     last = index + 1;
   }
@@ -107,16 +115,16 @@ export interface PlainLine {
  * when a glyph is placed off its advance (such a line is pdfkit's to draw).
  */
 export function plainLine(font: EmbeddedFont, text: string, size: number): PlainLine | undefined {
-  const out = asciiLine.start();
+  const out = startLine();
   const advance = writePlainLine(font, text, size, out);
-  return advance === undefined ? undefined : { operands: out.text(), advance };
+  return advance === undefined ? undefined : { operands: out.toString(), advance };
 }
 
 /**
  * Writes {@link plainLine}'s operands to `out` and returns the advance; undefined (with some written, to
  * be discarded) when a glyph is placed off its advance.
  */
-export function writePlainLine(font: EmbeddedFont, text: string, size: number, out: AsciiLine): number | undefined {
+export function writePlainLine(font: EmbeddedFont, text: string, size: number, out: ByteWriter): number | undefined {
   const scale = size / 1000;
   const from = out.length;
   let open = false; // whether a stretch of codes has begun ("<" written)
@@ -124,8 +132,7 @@ export function writePlainLine(font: EmbeddedFont, text: string, size: number, o
   let kerning = 0;
   let last = 0;
   for (let index = 0; index <= text.length; index++) {
-    const unit = text.charCodeAt(index);
-    if (!(index === text.length ? last < index : unit === 0x20 || unit === 0x09)) continue;
+    if (!endsWord(text, index, last)) continue;
     const run = font.layoutCached(text.slice(last, index + 1));
     last = index + 1;
     for (let g = 0; g < run.glyphs.length; g++) {
@@ -133,78 +140,37 @@ export function writePlainLine(font: EmbeddedFont, text: string, size: number, o
       const { xAdvance, advanceWidth, xOffset, yOffset } = run.positions[g]!;
       if (xOffset || yOffset) return undefined;
       const gid = font.subset.includeGlyph(glyph.id);
-      if (!open) out.write(out.length > from ? " <" : "<");
+      if (!open) out.text(out.length > from ? " <" : "<");
       open = true;
-      out.code(gid);
+      out.text(hex4(gid));
       if (font.widths[gid] == null) font.widths[gid] = glyph.advanceWidth * font.scale;
       if (font.unicode[gid] == null) font.unicode[gid] = glyph.codePoints;
       advance += xAdvance * scale;
       kerning = advanceWidth - xAdvance;
       if (xAdvance - advanceWidth !== 0) {
-        out.write("> ");
-        out.write(`${num(kerning)}`);
+        out.text("> ");
+        out.number(num(kerning));
         open = false;
       }
     }
   }
   if (open) {
-    out.write("> ");
-    out.write(`${num(kerning)}`);
+    out.text("> ");
+    out.number(num(kerning));
   }
   return advance;
 }
 
 /**
- * A line of a content stream written as ASCII into one buffer and read out as one string: appending to a
- * string made a new string per glyph. One line at a time ({@link asciiLine}): started, written and read
- * within one synchronous call, so documents rendered at once never interleave in it.
+ * The one writer of a content-stream line all documents share, emptied: appending to a string made a new
+ * string per glyph. A line is started, written and read within one synchronous call, so documents
+ * rendered at once never interleave in it.
  */
-export class AsciiLine {
-  #bytes = Buffer.allocUnsafe(4_096);
-  /** Bytes written. */
-  length = 0;
-
-  /** Starts a new line, forgetting the last. */
-  start(): this {
-    this.length = 0;
-    return this;
-  }
-
-  /** Appends ASCII text. */
-  write(text: string): void {
-    this.#reserve(text.length);
-    for (let i = 0; i < text.length; i++) this.#bytes[this.length++] = text.charCodeAt(i);
-  }
-
-  /** Appends a glyph's code as pdfkit writes it: its last four hex digits. */
-  code(code: number): void {
-    this.#reserve(4);
-    for (let shift = 12; shift >= 0; shift -= 4) this.#bytes[this.length++] = HEX_DIGITS[(code >> shift) & 0xf]!;
-  }
-
-  /** Drops what was written after the first `length` bytes. */
-  truncate(length: number): void {
-    this.length = Math.min(this.length, length);
-  }
-
-  /** The line as a string. */
-  text(): string {
-    return this.#bytes.toString("latin1", 0, this.length);
-  }
-
-  #reserve(count: number): void {
-    if (this.length + count <= this.#bytes.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(2 * this.#bytes.length, this.length + count));
-    this.#bytes.copy(bigger, 0, 0, this.length);
-    this.#bytes = bigger;
-  }
+export function startLine(): ByteWriter {
+  line.length = 0;
+  return line;
 }
-
-/** The one {@link AsciiLine} all documents share. */
-export const asciiLine = new AsciiLine();
-
-/** ASCII of the hex digits pdfkit writes (lowercase). */
-const HEX_DIGITS = Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
+const line = new ByteWriter();
 
 /** pdfkit's number format in content streams. */
 export const num = (n: number) => Math.round(n * 1e6) / 1e6;

@@ -1,5 +1,5 @@
 import type { Doc } from "./doc.js";
-import { asciiLine, encodesOurWay, num, type PlainLine, writePlainLine } from "./font-encoding.js";
+import { encodesOurWay, num, type PlainLine, startLine, writePlainLine } from "./font-encoding.js";
 
 // One line of text in the current font and size, written as pdfkit's `_fragment` writes it (the same
 // operators, byte for byte) in one go: pdfkit's text call parses options, measures the text a second time,
@@ -35,29 +35,29 @@ export function drawPlain(doc: Doc, text: string, x: number, y: number, ascent: 
   if (text === "") return 0;
   const { _font: font, _fontSize: size, page } = doc as unknown as Internals;
   if (!encodesOurWay(font)) return drawEncoded(doc, font, text, x, y, ascent);
-  // Written in one piece (see AsciiLine): the operators around the line's operands, then the operands.
-  const out = asciiLine.start();
-  out.write("q\n1 0 0 -1 0 ");
-  out.write(`${num(page.height)}`);
-  out.write(" cm\nBT\n1 0 0 1 ");
-  out.write(`${num(x)}`);
-  out.write(" ");
-  out.write(`${num(page.height - y - ascent)}`);
-  out.write(" Tm\n/");
-  out.write(font.id);
-  out.write(" ");
-  out.write(`${num(size)}`);
-  out.write(" Tf");
+  // Written in one piece (see startLine): the operators around the line's operands, then the operands.
+  const out = startLine();
+  out.text("q\n1 0 0 -1 0 ");
+  out.number(num(page.height));
+  out.text(" cm\nBT\n1 0 0 1 ");
+  out.number(num(x));
+  out.text(" ");
+  out.number(num(page.height - y - ascent));
+  out.text(" Tm\n/");
+  out.text(font.id);
+  out.text(" ");
+  out.number(num(size));
+  out.text(" Tf");
   const beforeOperands = out.length;
-  out.write("\n[");
+  out.text("\n[");
   const operandsFrom = out.length;
   const advance = writePlainLine(font, text, size, out);
   if (advance === undefined) return undefined;
-  if (out.length === operandsFrom) out.truncate(beforeOperands);
-  else out.write("] TJ");
-  out.write("\nET\nQ");
+  if (out.length === operandsFrom) out.length = beforeOperands;
+  else out.text("] TJ");
+  out.text("\nET\nQ");
   if (page.fonts[font.id] == null) page.fonts[font.id] = font.ref();
-  doc.addContent(out.text());
+  doc.addContent(out.toString());
   return advance;
 }
 
