@@ -95,7 +95,11 @@ const STAR = 0x2a;
 
 /** The text without markup (for measuring and for the table of contents). */
 export function plainText(source: string): string {
-  const runs = parseInline(source);
+  return runsText(parseInline(source));
+}
+
+/** The runs' text as one string. */
+export function runsText(runs: readonly Run[]): string {
   let text = "";
   for (let i = 0; i < runs.length; i++) text += runs[i]!.text;
   return text;

@@ -1,5 +1,5 @@
 import LineBreaker from "linebreak";
-import type { Run } from "../document/inline.js";
+import { type Run, runsText } from "../document/inline.js";
 import { fontKeyFor, type FontKey } from "./fonts.js";
 import { needsOwnLayout } from "../text/bidi-paragraph.js";
 import { area, hasLongWord, type RunsOptions, STYLE, textWidth, writeLine } from "./page.js";
@@ -63,7 +63,7 @@ function newMeasurer(doc: Doc): Measure {
  * enough: a hard line break, a word wider than the line or a long word (pdfkit's wrapper breaks inside it).
  */
 export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Run) => number, measure: Measure): Line[] | undefined {
-  const text = runs.length === 1 ? runs[0]!.text : joined(runs);
+  const text = runsText(runs);
   // Long words (hashes, URLs) break inside where pdfkit's wrapper is given the chance (page.ts).
   if (hasLongWord(text)) return undefined;
   const lines = new LineBuilder(runs, text);
@@ -109,13 +109,6 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
   }
   if (lines.hasLine()) lines.endLine(used - trailing);
   return lines.lines;
-}
-
-/** The runs' text as one string. */
-function joined(runs: readonly Run[]): string {
-  let text = "";
-  for (let r = 0; r < runs.length; r++) text += runs[r]!.text;
-  return text;
 }
 
 /** Where the white space (as `\s` in a regular expression) at the end of text[from, to) starts. */

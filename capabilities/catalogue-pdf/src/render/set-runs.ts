@@ -1,6 +1,6 @@
 // Setting runs, and how tall they will be: our line breaking where it can, else pdfkit's wrapper. Apart
 // from page.ts because it asks line-break.ts, which itself writes through page.ts.
-import type { Run } from "../document/inline.js";
+import { type Run, runsText } from "../document/inline.js";
 import { bidiHeight, needsOwnLayout } from "../text/bidi-paragraph.js";
 import { fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
@@ -19,7 +19,7 @@ export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: 
   const broken = brokenHeight(doc, runs, width, size, lineGap);
   if (broken !== undefined) return broken;
   // Measured as written: with the break opportunities writeRuns gives long words (else quadratic, see there).
-  const text = breakableLongWords(runs.map((r) => r.text).join("") || " ");
+  const text = breakableLongWords(runsText(runs) || " ");
   const faces = new Set<FontKey>(runs.map((r) => fontKeyFor(r)));
   if (faces.size === 0) faces.add("regular");
   let height = 0;

@@ -1,6 +1,6 @@
 import bidiFactory, { type EmbeddingLevels } from "bidi-js";
 import LineBreaker from "linebreak";
-import type { Run } from "../document/inline.js";
+import { type Run, runsText } from "../document/inline.js";
 import { fonts, fontKeyFor } from "../render/fonts.js";
 import type { Doc } from "../render/doc.js";
 import { textOf, useFont } from "./doc-text.js";
@@ -51,7 +51,7 @@ interface Laid {
  * none (numbers, punctuation) the document's.
  */
 function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
-  const text = runs.map((r) => r.text).join("") || " ";
+  const text = runsText(runs) || " ";
   const context = textOf(doc);
   const levels = bidi.getEmbeddingLevels(text, STRONG.test(text) ? "auto" : context.rtl ? "rtl" : "ltr");
   const pieces: Piece[] = [];

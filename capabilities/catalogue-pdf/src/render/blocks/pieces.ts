@@ -1,4 +1,4 @@
-import type { Run } from "../../document/inline.js";
+import { type Run, runsText } from "../../document/inline.js";
 
 /**
  * Characters of a paragraph or quote drawn between turns of the event loop. Text may be as long as the
@@ -16,7 +16,7 @@ export function pieces(runs: readonly Run[], max: number = PIECE_CHARS): (readon
   let total = 0;
   for (let r = 0; r < runs.length; r++) total += runs[r]!.text.length;
   if (total <= max) return [runs];
-  const text = runs.map((r) => r.text).join("");
+  const text = runsText(runs);
   const cuts: { at: number; skip: number }[] = [];
   for (let start = 0; text.length - start > max; ) {
     const window = text.slice(start, start + max);
