@@ -9,7 +9,8 @@ import { isSpace } from "../../text/white-space.js";
 import { area, ensureSpace, type RunsOptions, STYLE, writeLine, writeRuns } from "../page.js";
 import { runsHeight } from "../set-runs.js";
 import type { Doc } from "../doc.js";
-import { tagsOf, type Tags } from "../tags.js";
+import { NO_OPTIONS } from "../struct-element.js";
+import { type ElementOptions, tagsOf, type Tags } from "../tags.js";
 
 type Table = Extract<PreparedBlock, { kind: "table" }>;
 type Align = Table["columns"][number]["align"];
@@ -132,9 +133,8 @@ function drawRow(
 
 const sizeOf = (run: Run) => (run.code ? SIZE * 0.92 : SIZE);
 
-// Structure element options of a cell, shared by every cell (pdfkit only reads them).
-const COLUMN_HEADER = { scope: "Column" } as const;
-const NO_OPTIONS = {};
+// A header cell's structure element options, shared by every header cell (only read; others take NO_OPTIONS).
+const COLUMN_HEADER: ElementOptions = Object.freeze({ scope: "Column" });
 
 const FACE_BITS: Readonly<Record<FontKey, number>> = { regular: 1, bold: 2, italic: 4, boldItalic: 8, mono: 16, monoBold: 32 };
 
