@@ -93,7 +93,8 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     // Infos and positions apart: harfbuzzjs's combined getter defines four properties on every glyph.
     return toRun(text, buffer.getGlyphInfos(), buffer.getGlyphPositions(), glyphOf);
   };
-  const rightToLeft = (text: string, features: unknown) => (Array.isArray(features) && features.includes(RIGHT_TO_LEFT)) || directionOf(text) === "rtl";
+  const forcedRightToLeft = (features: unknown) => Array.isArray(features) && features.includes(RIGHT_TO_LEFT);
+  const rightToLeft = (text: string, features: unknown) => forcedRightToLeft(features) || directionOf(text) === "rtl";
   font.layout = (text: string, features?: unknown) => shape(text, rightToLeft(text, features));
   // Shaped words as pdfkit uses them, kept across documents (pdfkit's own cache lives for one document)
   // and shared by every caller, as pdfkit only reads them: a letter's words repeat from call to call, and
@@ -110,7 +111,7 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     return cache;
   };
   font.layoutScaled = (text: string, features?: unknown) => {
-    const forced = Array.isArray(features) && features.includes(RIGHT_TO_LEFT);
+    const forced = forcedRightToLeft(features);
     // A word kept under its own text was shaped left to right by its direction: found without reading
     // that again (a regular expression per word).
     let run = forced ? undefined : current().get(text);
