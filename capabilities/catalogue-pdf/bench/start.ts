@@ -21,8 +21,7 @@ const dirs = [fileURLToPath(new URL("..", import.meta.url)), ...process.argv.sli
 const ROUNDS = Number(process.env.START_ROUNDS) || 5;
 const SCRIPTS = ["مرحبا بالعالم", "नमस्ते दुनिया", "你好，世界", "สวัสดีครับ", "שלום עולם", "😀 🎉"];
 
-const statusMiB = (pid: number, field: "VmRSS" | "VmHWM") => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
-const rssOf = (pid: number) => statusMiB(pid, "VmRSS");
+const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024;
 const REPORT = sampleReport({ images: 0, rows: 40 });
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -56,7 +55,7 @@ async function round(dir: string, rows: Rows): Promise<void> {
   // install() returns once the capability reports ready (health check).
   await orchestrator.install(manifest, proc.address);
   rows.readyMs!.push(performance.now() - started);
-  rows.readyPeakMiB!.push(statusMiB(proc.child.pid!, "VmHWM"));
+  rows.readyPeakMiB!.push(peakRssMiB(proc.child.pid!));
   await new Promise((r) => setTimeout(r, 300));
   rows.idleRssMiB!.push(rssOf(proc.child.pid!));
   const call = async (args: Record<string, unknown>) => {
