@@ -1,4 +1,4 @@
-import { ToolError } from "@selu-catalogue/kit";
+import { formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS as L } from "../limits.js";
 import type { Block } from "./schema.js";
 
@@ -96,7 +96,7 @@ function tableOf(header: string[], aligns: Align[], body: string[], field: strin
   });
   for (const [r, row] of rows.entries()) {
     const long = row.findIndex((cell) => cell.length > L.maxCellChars);
-    if (long >= 0) throw new ToolError(`${field}: the markdown table's row ${r + 1} has a cell over ${L.maxCellChars.toLocaleString("en")} characters; shorten it`);
+    if (long >= 0) throw new ToolError(`${field}: the markdown table's row ${r + 1} has a cell over ${formatCount(L.maxCellChars)} characters; shorten it`);
   }
   return { type: "table", columns: header.map((h, c) => ({ header: h, align: aligns[c]! })), rows };
 }

@@ -1,4 +1,4 @@
-import { ToolError } from "@selu-catalogue/kit";
+import { formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS as L } from "../limits.js";
 import { fontKeyFor, type FontKey } from "../render/fonts.js";
 import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } from "./glyph-coverage.js";
@@ -135,7 +135,7 @@ class Preparer {
   count(text: string): void {
     this.#chars += text.length;
     if (this.#chars > L.maxDocumentChars) {
-      throw new ToolError(`the document has more than ${L.maxDocumentChars.toLocaleString("en")} characters of text; split it into several documents`);
+      throw new ToolError(`the document has more than ${formatCount(L.maxDocumentChars)} characters of text; split it into several documents`);
     }
   }
 

@@ -1,4 +1,4 @@
-import { formatBytes, ToolError } from "@selu-catalogue/kit";
+import { formatBytes, formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
@@ -52,5 +52,5 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
 
 /** The error for an input whose page tree passes the per-file page bound. */
 export function tooManyPages(input: PdfInput): () => ToolError {
-  return () => new ToolError(`${input.field} (${input.filename}): the PDF has more than ${PDF_LIMITS.maxPdfPages.toLocaleString("en")} pages, more than this capability reads; split it first`);
+  return () => new ToolError(`${input.field} (${input.filename}): the PDF has more than ${formatCount(PDF_LIMITS.maxPdfPages)} pages, more than this capability reads; split it first`);
 }

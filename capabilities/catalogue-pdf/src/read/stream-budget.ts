@@ -1,4 +1,4 @@
-import { formatBytes, ToolError } from "@selu-catalogue/kit";
+import { formatBytes, formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import type { PdfInput } from "./pdf-input.js";
 import { DECODERS, inflate, lzw, type Decoded } from "./stream-filters.js";
@@ -26,12 +26,12 @@ export async function censusStreams(input: PdfInput, signal: AbortSignal): Promi
   const text = bytes.toString("latin1");
   const refuse = (what: string) => new ToolError(`${input.field} (${input.filename}): ${what}; the PDF can't be read safely (it looks like a decompression bomb). Attach a simpler or smaller PDF`);
   const objects = countObjects(text);
-  if (objects > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${PDF_LIMITS.maxPdfObjects.toLocaleString("en")} objects`);
+  if (objects > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfObjects)} objects`);
   let streams = 0;
   let decodedBytes = 0;
   let imageBytes = 0;
   for (const match of text.matchAll(STREAM_KEYWORD)) {
-    if (++streams > PDF_LIMITS.maxPdfStreams) throw refuse(`it has more than ${PDF_LIMITS.maxPdfStreams.toLocaleString("en")} streams`);
+    if (++streams > PDF_LIMITS.maxPdfStreams) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfStreams)} streams`);
     if (streams % 64 === 0) {
       signal.throwIfAborted();
       await new Promise((resolve) => setImmediate(resolve));
@@ -49,7 +49,7 @@ export async function censusStreams(input: PdfInput, signal: AbortSignal): Promi
     if (imageBytes > PDF_LIMITS.maxPdfImageDecodedBytes) throw refuse(`its images decode to more than ${formatBytes(PDF_LIMITS.maxPdfImageDecodedBytes)} in all`);
     if (/\/Type\s*\/ObjStm\b/.test(dict)) {
       const count = Number(/\/N\s+(\d+)/.exec(dict)?.[1] ?? 0);
-      if (objects + count > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${PDF_LIMITS.maxPdfObjects.toLocaleString("en")} objects`);
+      if (objects + count > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfObjects)} objects`);
     }
   }
   return { streams, objects, decodedBytes };

@@ -1,5 +1,5 @@
 import { ArgumentsError } from "../errors.js";
-import { formatBytes } from "../format.js";
+import { formatBytes, formatCount } from "../format.js";
 
 /**
  * Bounds on a JSON request field, checked over its bytes before it is parsed (issue 10 item 1: 2 MiB of
@@ -79,7 +79,7 @@ export function checkJsonBounds(bytes: Uint8Array, bounds: JsonBounds, field: st
     }
     if (values > bounds.maxValues) {
       throw new ArgumentsError(
-        `${field} holds more than ${bounds.maxValues.toLocaleString("en")} values (items, fields, numbers and strings together), ` +
+        `${field} holds more than ${formatCount(bounds.maxValues)} values (items, fields, numbers and strings together), ` +
           `the most ${toolName} accepts in one call; send fewer items or split the work into several calls`,
       );
     }

@@ -1,4 +1,5 @@
 import { ToolError } from "../errors.js";
+import { formatCount } from "../format.js";
 
 // A tool's result (tool.ts's ToolResult), spelt out here so tool.ts can import FitResult without a cycle.
 type ToolResult = Record<string, unknown>;
@@ -55,7 +56,7 @@ export function serializeWithin(toolName: string, result: ToolResult, fit: FitRe
     if (fitted.byteLength <= maxBytes) return fitted;
   }
   throw new ToolError(
-    `${toolName} made a result of ${json.byteLength.toLocaleString("en")} bytes, over the ${maxBytes.toLocaleString("en")} bytes Selu accepts; ` +
+    `${toolName} made a result of ${formatCount(json.byteLength)} bytes, over the ${formatCount(maxBytes)} bytes Selu accepts; ` +
       `this is a bug in the capability, not in your request (reference ${ref()}); asking for less (a smaller page, fewer characters) may work`,
   );
 }
