@@ -55,6 +55,7 @@ export class FontFace {
   /** The HarfBuzz font (scale: font units) that shapes and measures this face. */
   readonly hb: hb.Font;
   private readonly codePoints: Set<number>;
+  readonly #file: FileInWasm;
   private readonly advances = new Map<number, GlyphMetrics>();
   /** Shapes `text`, in font units (set by text/shaping.ts; fontkit's interface). */
   layout!: (text: string, features?: unknown) => unknown;
@@ -65,10 +66,7 @@ export class FontFace {
    * `bytes`: plain OpenType with TrueType outlines. `suffix` is added to the PostScript name: pdfkit tells
    * fonts apart by it, and the slices of one Noto family share theirs.
    */
-  constructor(
-    readonly bytes: Uint8Array,
-    suffix?: string,
-  ) {
+  constructor(bytes: Uint8Array, suffix?: string) {
     const tables = tableDirectory(bytes);
     if (!tables.has("glyf")) throw new Error("expected a font with TrueType outlines (a glyf table)");
     const head = table(bytes, tables, "head");
@@ -89,9 +87,18 @@ export class FontFace {
     const italic = (head.getUint16(44) & 2) !== 0;
     this.flags = (post.getUint32(12) ? 1 : 0) | (familyClass >= 1 && familyClass <= 7 ? 2 : 0) | 4 | (familyClass === 10 ? 8 : 0) | (italic ? 64 : 0);
     const face = new hb.Face(new hb.Blob(bytes), 0);
+    this.#file = new FileInWasm(face, bytes.byteLength, tables.get("head")![0]);
     this.hb = new hb.Font(face);
     this.postscriptName = suffix ? `${face.getName(6, "en")}-${suffix}` : face.getName(6, "en");
     this.codePoints = new Set(face.collectUnicodes());
+  }
+
+  /**
+   * The font file (for subsetting), read where HarfBuzz keeps it: a view into WebAssembly memory, to be
+   * used at once and not kept (see FileInWasm).
+   */
+  get bytes(): Uint8Array {
+    return this.#file.bytes();
   }
 
   /** A new set of the glyphs one document draws (pdfkit asks once per document and font). */
@@ -112,5 +119,32 @@ export class FontFace {
       this.advances.set(id, glyph);
     }
     return glyph;
+  }
+}
+
+/**
+ * A font file as HarfBuzz holds it, in WebAssembly memory. HarfBuzz copies the file it is given, and
+ * keeping the caller's copy too doubled every face's memory (1.4 MiB for the two faces a letter uses,
+ * several MiB a CJK font). harfbuzzjs doesn't say where its copy is, but a table it references is a view
+ * into it, so the file starts at that view less the table's offset. A memory that grows takes its views
+ * with it (they read as empty): the view is found again then, at the cost of one small table reference
+ * HarfBuzz never frees, once per growth.
+ */
+class FileInWasm {
+  #view: Uint8Array = new Uint8Array(0);
+
+  constructor(
+    private readonly face: hb.Face,
+    private readonly length: number,
+    private readonly headOffset: number,
+  ) {}
+
+  bytes(): Uint8Array {
+    if (this.#view.byteLength === 0) {
+      const head = this.face.referenceTable("head");
+      if (!head) throw new Error("HarfBuzz lost the font's head table");
+      this.#view = new Uint8Array(head.buffer, head.byteOffset - this.headOffset, this.length);
+    }
+    return this.#view;
   }
 }
