@@ -6,6 +6,7 @@ const RESPONSE_HEADERS = { ":status": 200, "content-type": "application/grpc" };
 // Below this a message and its 5-byte prefix go out as one buffer (one copy of a small message is
 // cheaper than a second write); above it, as two writes with no copy.
 const COPY_BELOW = 16 * 1024;
+const STOP_AFTER_MS = 1_000;
 
 /**
  * Answers a stream that failed before any message with the status alone (a trailers-only response).
@@ -183,13 +184,18 @@ function statusTrailers(error: StatusError): Record<string, string> {
 }
 
 /**
- * What a client still sends after the answer is dropped unread, as grpc-js did. (A RST_STREAM NO_ERROR
- * after the trailers, RFC 9113 section 8.1, would stop it sooner, but grpc-js clients can see the reset
- * before the status and report INTERNAL.)
+ * What a client still sends after the answer is dropped unread, as grpc-js did; a client that still has
+ * not ended its request a second later is told to stop (RST_STREAM NO_ERROR, RFC 9113 section 8.1), so a
+ * request that never ends cannot hold its stream for ever. Not at once: a grpc-js client that sees the
+ * reset before it has taken the trailers reports INTERNAL instead of the status.
  */
 export function stopInbound(stream: ServerHttp2Stream): void {
   stream.removeAllListeners("data");
   stream.resume();
+  if (stream.readableEnded) return;
+  const timer = setTimeout(() => stream.close(constants.NGHTTP2_NO_ERROR), STOP_AFTER_MS).unref();
+  stream.once("close", () => clearTimeout(timer));
+  stream.once("end", () => clearTimeout(timer));
 }
 
 function noop(): void {}

@@ -17,6 +17,8 @@ export interface GrpcServerOptions {
   onError?(what: string, error: unknown): void;
 }
 
+const MAX_HEADER_LIST_BYTES = 64 * 1024;
+
 interface Route {
   // Each route has its own message types.
   method: MethodDefinition<any, any>;
@@ -38,7 +40,9 @@ export class GrpcServer {
   constructor(options: GrpcServerOptions) {
     this.#options = options;
     this.#server = http2.createServer({
-      settings: { maxConcurrentStreams: options.maxConcurrentStreams },
+      // The header list bound is advertised to clients and enforced on what arrives (a larger list
+      // resets its stream); gRPC's own headers and Selu's metadata are a few hundred bytes.
+      settings: { maxConcurrentStreams: options.maxConcurrentStreams, maxHeaderListSize: MAX_HEADER_LIST_BYTES },
       // What a session may hold is bounded by the streams above and by our own read and write bounds;
       // Node's own cap (10 MB by default) refuses new streams under load, as grpc-js found.
       maxSessionMemory: Number.MAX_SAFE_INTEGER,
