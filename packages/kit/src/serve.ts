@@ -66,10 +66,8 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
     maxSendBytes: MAX_MESSAGE_BYTES,
     // Requests are buffered whole before a handler sees them: bounding streams bounds that memory.
     maxConcurrentStreams: maxStreams(capability.limits),
-    onError: (what, error) =>
-      what.startsWith("handler")
-        ? log.error(what, { error: error instanceof Error ? error.message : String(error) })
-        : log.debug(what, { error: error instanceof Error ? error.message : String(error) }),
+    onHandlerError: (method, error) => log.error("handler threw", { method, error: errorText(error) }),
+    onConnectionError: (error) => log.debug("connection failed", { error: errorText(error) }),
   });
   let readiness: HealthResponse = { ready: false, message: "starting" };
   const implementation: Implementation<typeof CapabilityService> = {
@@ -133,6 +131,10 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
 
   if (options.handleSignals ?? true) exitOnSignals(log, close);
   return { port, runtime, ready, close };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Node words a failed bind as "listen EADDRINUSE: address already in use 0.0.0.0:50051". */

@@ -13,8 +13,10 @@ export interface GrpcServerOptions {
   maxSendBytes: number;
   /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS per connection (clients queue the rest). */
   maxConcurrentStreams: number;
-  /** Told about a handler that threw, or a connection that failed (neither stops the server). */
-  onError?(what: string, error: unknown): void;
+  /** Told about a handler that threw (a bug: its call answers INTERNAL, the server goes on). */
+  onHandlerError?(method: string, error: unknown): void;
+  /** Told about a connection that failed, or an accept error (the server goes on). */
+  onConnectionError?(error: unknown): void;
 }
 
 const MAX_HEADER_LIST_BYTES = 64 * 1024;
@@ -49,7 +51,9 @@ export class GrpcServer {
     });
     this.#server.on("session", (session) => this.#track(session));
     this.#server.on("stream", (stream, headers) => this.#onStream(stream, headers));
-    this.#server.on("sessionError", (error) => this.#options.onError?.("connection failed", error));
+    // A broken or hostile connection ends its own calls ('close' on each), never the process: Node
+    // reports every session's error here.
+    this.#server.on("sessionError", (error) => this.#options.onConnectionError?.(error));
   }
 
   /** Serves `definition`'s methods with `implementation`'s handlers. */
@@ -66,6 +70,8 @@ export class GrpcServer {
       this.#server.once("error", reject);
       this.#server.listen(port, host, () => {
         this.#server.off("error", reject);
+        // Once listening, an error (EMFILE on accept, say) is told, never thrown: the server goes on.
+        this.#server.on("error", (error) => this.#options.onConnectionError?.(error));
         resolve((this.#server.address() as AddressInfo).port);
       });
     });
@@ -90,8 +96,6 @@ export class GrpcServer {
 
   #track(session: Http2Session): void {
     this.#sessions.add(session);
-    // A broken or hostile connection ends its own calls ('close' on each), never the process.
-    session.on("error", (error) => this.#options.onError?.("connection failed", error));
     session.once("close", () => {
       this.#sessions.delete(session);
       this.#checkDrained();
@@ -138,7 +142,7 @@ export class GrpcServer {
     dispatch(stream, call, route.method, route.handler, {
       maxReceiveBytes: this.#options.maxReceiveBytes,
       encoding: typeof encoding === "string" ? encoding : undefined,
-      onHandlerError: (method, error) => this.#options.onError?.(`handler of ${method} threw`, error),
+      onHandlerError: (method, error) => this.#options.onHandlerError?.(method, error),
     });
   }
 }
