@@ -18,7 +18,9 @@ export class MessageTooLarge extends Error {
  * Splits a request body into gRPC messages (1 byte compressed flag, 4 bytes big-endian length, the bytes),
  * whatever the DATA frames' borders: a message split across frames, or several in one. The length is
  * checked against `limit` as soon as the prefix is read, so an oversized message is refused before its
- * bytes are buffered. A message that fits in one chunk is a view into it, not a copy.
+ * bytes are buffered. Every message is copied out of the chunks it came in: Node hands a stream's DATA
+ * as views into the buffer of a whole socket read (64 KiB), which a kept view of a small request (an
+ * Invoke's arguments, for the call's length) would pin.
  */
 export class MessageReader {
   readonly #limit: number;
@@ -69,9 +71,7 @@ export class MessageReader {
   }
 
   #take(): RawMessage {
-    const parts = this.#parts;
-    const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, this.#partsBytes);
-    const message = { bytes, compressed: this.#compressed };
+    const message = { bytes: Buffer.concat(this.#parts, this.#partsBytes), compressed: this.#compressed };
     this.#parts = [];
     this.#partsBytes = 0;
     this.#length = -1;
