@@ -45,7 +45,7 @@ describe("compressed messages", () => {
     // 256 MiB of zeros in about 250 KiB: inflated whole it would take 256 MiB.
     const bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
     const res = await rawCall(session, INVOKE_PATH, [frame(bomb, true)], { "grpc-encoding": "gzip" });
-    expect(res).toMatchObject({ grpcStatus: 8, grpcMessage: expect.stringMatching(/^the request message inflates to more than the \d+ bytes this server accepts/) });
+    expect(res).toMatchObject({ grpcStatus: 8, grpcMessage: expect.stringMatching(/^Received message larger than max once inflated \(over \d+ bytes, the largest request this server accepts\)$/) });
     await stillServes();
   });
 

@@ -118,7 +118,7 @@ describe("bounds", () => {
     await send(stream, [prefix], false);
     const res = await answered;
     expect(res.grpcStatus).toBe(8);
-    expect(res.grpcMessage).toMatch(/^the request message is 67108864 bytes, over the \d+ bytes this server accepts \(its receive bound\)$/);
+    expect(res.grpcMessage).toMatch(/^Received message larger than max \(67108864 vs \d+ bytes, the largest request this server accepts\)$/);
   });
 });
 

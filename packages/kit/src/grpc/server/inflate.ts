@@ -28,7 +28,7 @@ export async function inflate(bytes: Buffer, encoding: string | undefined, limit
       if (!error) return resolve(result);
       reject(
         (error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE"
-          ? statusError(Status.RESOURCE_EXHAUSTED, `the request message inflates to more than the ${limit} bytes this server accepts (its receive bound)`)
+          ? statusError(Status.RESOURCE_EXHAUSTED, `Received message larger than max once inflated (over ${limit} bytes, the largest request this server accepts)`)
           : statusError(Status.INTERNAL, `cannot decompress the request message (${encoding}): ${error.message}`),
       );
     }),

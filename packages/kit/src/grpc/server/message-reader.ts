@@ -10,7 +10,8 @@ export class MessageTooLarge extends Error {
     readonly declared: number,
     readonly limit: number,
   ) {
-    super(`the request message is ${declared} bytes, over the ${limit} bytes this server accepts (its receive bound)`);
+    // grpc-js's words first: clients and tests match them.
+    super(`Received message larger than max (${declared} vs ${limit} bytes, the largest request this server accepts)`);
   }
 }
 
