@@ -6,6 +6,7 @@ import { CAPABILITY_SERVICE_NAME, InvokeResponse, UploadInputArtifactChunk, Uplo
 import { HealthCheckRequest, reflectionV1 } from "@selu-catalogue/proto/standard";
 import type { ClientHttp2Session } from "node:http2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { maxStreams } from "../src/limits/args-bounds.ts";
 import { observed, testCapability } from "./fixtures/capability.ts";
 import { start, type Harness } from "./fixtures/client.ts";
 import { answer, connect, frame, INVOKE_PATH, invokeBytes, open, rawCall, send } from "./fixtures/raw-call.ts";
@@ -109,6 +110,13 @@ describe("answers", () => {
 });
 
 describe("bounds", () => {
+  it("advertises the capability's bound on concurrent streams per connection", async () => {
+    const other = connect(`127.0.0.1:${h.server.port}`);
+    await new Promise((resolve) => other.once("remoteSettings", resolve));
+    expect(other.remoteSettings.maxConcurrentStreams).toBe(maxStreams(testCapability.limits));
+    other.close();
+  });
+
   it("refuses a message from its length prefix, before any of its bytes arrive, naming the bound", async () => {
     const stream = open(session, INVOKE_PATH);
     const answered = answer(stream);
