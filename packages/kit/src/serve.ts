@@ -1,11 +1,11 @@
-import { Server, ServerCredentials, setLogger, type ChannelOptions } from "@grpc/grpc-js";
-import { ArtifactChunk, CapabilityService, type CapabilityServer, type HealthResponse } from "@selu-catalogue/proto";
+import { ArtifactChunk, CapabilityService, type HealthResponse } from "@selu-catalogue/proto";
 import type { Capability } from "./capability.js";
 import { handleDownload, handleUpload } from "./grpc/artifact-handlers.js";
 import { handleInvoke, handleStreamInvoke } from "./grpc/invoke-handlers.js";
 import { HealthReporter } from "./grpc/health-service.js";
 import { addReflectionService } from "./grpc/reflection-service.js";
 import { withZeroCopyResponses } from "./grpc/zero-copy.js";
+import { GrpcServer, type Implementation } from "./grpc/server/index.js";
 import { proxyFromEnv } from "./egress/proxy-config.js";
 import { MAX_MESSAGE_BYTES } from "./limits.js";
 import { entryPackageVersion } from "./entry-version.js";
@@ -16,17 +16,6 @@ import type { ServedCapability, ServeOptions } from "./serve-options.js";
 import { maxRequestBytes, maxStreams } from "./limits/args-bounds.js";
 import { parseMcpArgs } from "./mcp/args.js";
 import { exitOnSignals, FLUSH_MS, parsePort, waitUntilReady } from "./lifecycle.js";
-
-/**
- * The channel options we serve with: the orchestrator's 16 MiB each way. `serve` narrows the receive
- * bound to the largest request the tools take and bounds concurrent streams per connection (HTTP/2
- * clients queue the rest), both from the capability's limits (`limits/args-bounds.ts`, issue 10 items 1
- * and 4).
- */
-const SERVER_OPTIONS: ChannelOptions = {
-  "grpc.max_receive_message_length": MAX_MESSAGE_BYTES,
-  "grpc.max_send_message_length": MAX_MESSAGE_BYTES,
-};
 
 // Downloads send 256 KiB chunks; every other answer is small (grpc/zero-copy.ts says why that matters).
 const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, { downloadOutputArtifact: ArtifactChunk });
@@ -69,19 +58,22 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
     egress: options.egress ?? { proxy: proxyFromEnv(env) },
   });
   const { log } = runtime;
-  // grpc-js writes its own errors to stderr (a failed bind, which we report ourselves): into our log instead.
-  setLogger({ error: (...args: unknown[]) => log.debug("grpc-js", { message: args.map(String).join(" ") }) });
-  const server = new Server({
-    ...SERVER_OPTIONS,
-    "grpc.max_receive_message_length": maxRequestBytes(capability.tools.values(), capability.limits),
+  // The orchestrator's 16 MiB each way, the receive bound narrowed to the largest request the tools take,
+  // and concurrent streams per connection bounded (HTTP/2 clients queue the rest), from the capability's
+  // limits (`limits/args-bounds.ts`, issue 10 items 1 and 4).
+  const server = new GrpcServer({
+    maxReceiveBytes: maxRequestBytes(capability.tools.values(), capability.limits),
+    maxSendBytes: MAX_MESSAGE_BYTES,
     // Requests are buffered whole before a handler sees them: bounding streams bounds that memory.
-    "grpc.max_concurrent_streams": maxStreams(capability.limits),
+    maxConcurrentStreams: maxStreams(capability.limits),
+    onHandlerError: (method, error) => log.error("handler threw", { method, error: errorText(error) }),
+    onConnectionError: (error) => log.debug("connection failed", { error: errorText(error) }),
   });
   let readiness: HealthResponse = { ready: false, message: "starting" };
-  const implementation: CapabilityServer = {
+  const implementation: Implementation<typeof CapabilityService> = {
     invoke: handleInvoke(runtime),
     streamInvoke: handleStreamInvoke(runtime),
-    healthcheck: (_call, callback) => callback(null, readiness),
+    healthcheck: (_call, respond) => respond(null, readiness),
     uploadInputArtifact: handleUpload(runtime),
     downloadOutputArtifact: handleDownload(runtime),
   };
@@ -95,11 +87,9 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
 
   const host = options.host ?? "0.0.0.0";
   const requested = options.port ?? parsePort(env.PORT, 50051);
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${requested}`, ServerCredentials.createInsecure(), (err, bound) =>
-      err ? reject(new Error(`cannot listen on ${host}:${requested}: ${bindFailure(err.message)}`)) : resolve(bound),
-    ),
-  );
+  const port = await server.listen(host, requested).catch((err: Error) => {
+    throw new Error(`cannot listen on ${host}:${requested}: ${bindFailure(err.message)}`);
+  });
   log.info("listening", {
     host,
     port,
@@ -143,7 +133,11 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
   return { port, runtime, ready, close };
 }
 
-/** grpc-js words a failed bind as "No address added out of total 1 resolved errors: [listen EADDRINUSE ...]". */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Node words a failed bind as "listen EADDRINUSE: address already in use 0.0.0.0:50051". */
 function bindFailure(message: string): string {
   if (message.includes("EADDRINUSE")) return "the port is in use";
   if (message.includes("EACCES")) return "permission denied (ports below 1024 need privileges)";

@@ -1,6 +1,8 @@
-import { status, type sendUnaryData, type Server, type ServerUnaryCall, type ServerWritableStream } from "@grpc/grpc-js";
 import { CAPABILITY_SERVICE_NAME } from "@selu-catalogue/proto";
-import { HealthCheckResponse_ServingStatus as ServingStatus, HealthService, type HealthCheckRequest, type HealthCheckResponse, type HealthServer } from "@selu-catalogue/proto/standard";
+import { HealthCheckResponse_ServingStatus as ServingStatus, HealthService, type HealthCheckRequest, type HealthCheckResponse } from "@selu-catalogue/proto/standard";
+import { Status, type GrpcServer, type Implementation, type Respond, type ResponseStream, type SingleRequestCall } from "./server/index.js";
+
+type WatchCall = SingleRequestCall<HealthCheckRequest> & ResponseStream<HealthCheckResponse>;
 
 // "" is the server as a whole; generic probes (grpc_health_probe, Kubernetes) ask for it.
 const SERVICES = ["", CAPABILITY_SERVICE_NAME];
@@ -11,13 +13,13 @@ const SERVICES = ["", CAPABILITY_SERVICE_NAME];
  */
 export class HealthReporter {
   #status = ServingStatus.NOT_SERVING;
-  readonly #watches = new Set<ServerWritableStream<HealthCheckRequest, HealthCheckResponse>>();
+  readonly #watches = new Set<WatchCall>();
 
-  addTo(server: Server): void {
-    const implementation: HealthServer = {
-      check: (call, callback) => this.#check(call, callback),
+  addTo(server: GrpcServer): void {
+    const implementation: Implementation<typeof HealthService> = {
+      check: (call, respond) => this.#check(call, respond),
       watch: (call) => this.#watch(call),
-      list: (_call, callback) => callback(null, { statuses: Object.fromEntries(SERVICES.map((name) => [name, { status: this.#status }])) }),
+      list: (_call, respond) => respond(null, { statuses: Object.fromEntries(SERVICES.map((name) => [name, { status: this.#status }])) }),
     };
     server.addService(HealthService, implementation);
   }
@@ -29,24 +31,24 @@ export class HealthReporter {
     for (const call of this.#watches) call.write({ status: next });
   }
 
-  #check(call: ServerUnaryCall<HealthCheckRequest, HealthCheckResponse>, callback: sendUnaryData<HealthCheckResponse>): void {
+  #check(call: SingleRequestCall<HealthCheckRequest>, respond: Respond<HealthCheckResponse>): void {
     if (!SERVICES.includes(call.request.service)) {
-      callback({ code: status.NOT_FOUND, details: `unknown service ${JSON.stringify(call.request.service)}` });
+      respond({ code: Status.NOT_FOUND, details: `unknown service ${JSON.stringify(call.request.service)}` });
       return;
     }
-    callback(null, { status: this.#status });
+    respond(null, { status: this.#status });
   }
 
   // Sends the status now and on every change until the client goes away; unknown services get
   // SERVICE_UNKNOWN and stay open, as the health protocol asks.
-  #watch(call: ServerWritableStream<HealthCheckRequest, HealthCheckResponse>): void {
+  #watch(call: WatchCall): void {
     if (!SERVICES.includes(call.request.service)) {
       call.write({ status: ServingStatus.SERVICE_UNKNOWN });
       return;
     }
     call.write({ status: this.#status });
     this.#watches.add(call);
-    call.once("cancelled", () => this.#watches.delete(call));
+    call.onCancel(() => this.#watches.delete(call));
   }
 
   /** Ends every Watch stream: a graceful shutdown waits for open calls, and these never end by themselves. */

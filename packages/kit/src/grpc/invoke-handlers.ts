@@ -1,16 +1,16 @@
-import type { ServerUnaryCall, ServerWritableStream, sendUnaryData } from "@grpc/grpc-js";
 import type { InvokeChunk, InvokeRequest, InvokeResponse } from "@selu-catalogue/proto";
 import { invokeTool } from "../runtime/invoke.js";
 import type { Runtime } from "../runtime/runtime.js";
 import { onCallCancelled } from "./call-cancelled.js";
+import type { Respond, ResponseStream, SingleRequestCall } from "./server/index.js";
 
 const EMPTY = Buffer.alloc(0);
 
 /** Invoke: the result or the error, in one response. */
 export function handleInvoke(runtime: Runtime) {
-  return (call: ServerUnaryCall<InvokeRequest, InvokeResponse>, callback: sendUnaryData<InvokeResponse>): void => {
+  return (call: SingleRequestCall<InvokeRequest>, respond: Respond<InvokeResponse>): void => {
     void invokeTool(runtime, call.request, { onCancel: onCallCancelled(call) }).then((outcome) => {
-      callback(null, outcome.ok ? { resultJson: outcome.resultJson, error: "" } : { resultJson: EMPTY, error: outcome.error });
+      respond(null, outcome.ok ? { resultJson: outcome.resultJson, error: "" } : { resultJson: EMPTY, error: outcome.error });
     });
   };
 }
@@ -20,7 +20,7 @@ export function handleInvoke(runtime: Runtime) {
  * with `done: true`, or an error chunk with `done: true`.
  */
 export function handleStreamInvoke(runtime: Runtime) {
-  return (call: ServerWritableStream<InvokeRequest, InvokeChunk>): void => {
+  return (call: SingleRequestCall<InvokeRequest> & ResponseStream<InvokeChunk>): void => {
     const onProgress = (value: unknown) => {
       if (!call.cancelled) call.write({ data: Buffer.from(JSON.stringify(value ?? null)), done: false, error: "" });
     };

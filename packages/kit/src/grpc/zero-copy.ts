@@ -1,10 +1,10 @@
-import type { MethodDefinition, ServiceDefinition } from "@grpc/grpc-js";
+import type { MethodDefinition, ServiceDefinition } from "./server/index.js";
 
 interface Encoder<T> {
   encode(message: T): { finish(): Uint8Array };
 }
 
-type ResponseEncoders<D> = { [K in keyof D]?: D[K] extends MethodDefinition<any, infer Res> ? Encoder<Res> : never };
+type ResponseEncoders<D> = { [K in keyof D]?: D[K] extends MethodDefinition<infer _Req, infer Res> ? Encoder<Res> : never };
 
 /**
  * A copy of a ts-proto service definition whose responses of the given methods are serialized without

@@ -32,8 +32,8 @@ const EMPTY = Buffer.alloc(0);
 /**
  * One DownloadOutputArtifact, whatever the transport: 256 KiB chunks, name and type on the first, `done`
  * on the last, an error chunk for an unknown or expired id. At most one chunk of a stream is waiting to
- * leave the process, and at most `limits.downloadBufferBytes` across all downloads (grpc-js queues 16
- * messages per stream before it pushes back, whatever their size). A client that reads nothing for
+ * leave the process, and at most `limits.downloadBufferBytes` across all downloads (an HTTP/2 stream
+ * queues whatever it is given, whatever its size: `sent` is the only push back). A client that reads nothing for
  * `limits.transferIdleMs`, or a download still running after `limits.downloadTimeoutMs`, is cut.
  * Resolves when the stream is done; never rejects.
  */
