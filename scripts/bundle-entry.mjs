@@ -37,10 +37,32 @@ export async function bundleEntry({ entry, outDir, external = [] }) {
       keepNames: true,
       comments: { legal: true, annotation: false, jsdoc: false },
     },
-    // The generated contract also exports a grpc-js client class the kit never uses: built at import time
-    // unless the bundler knows the call is free of side effects, and it would pull grpc-js in.
-    treeshake: { manualPureFunctions: ["makeGenericClientConstructor"] },
+    plugins: [withoutGrpcClients()],
   });
+}
+
+const GRPC_CLIENT_STAND_IN = "\0grpc-js-client-stand-in";
+
+/**
+ * A capability serves gRPC with the kit's own server and never dials it, but the generated contract
+ * (@selu-catalogue/proto) also builds a grpc-js client class for every service when imported, which
+ * would bring all of @grpc/grpc-js (half a megabyte of source V8 keeps and parses at start) into the
+ * bundle. In a bundle, those imports get a stand-in whose client classes refuse to be constructed.
+ */
+function withoutGrpcClients() {
+  return {
+    name: "without-grpc-clients",
+    resolveId(source) {
+      return source === "@grpc/grpc-js" ? GRPC_CLIENT_STAND_IN : null;
+    },
+    load(id) {
+      if (id !== GRPC_CLIENT_STAND_IN) return null;
+      return [
+        "export class Client { constructor() { throw new Error('gRPC clients are not part of a capability bundle'); } }",
+        "export function makeGenericClientConstructor() { return Client; }",
+      ].join("\n");
+    },
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
