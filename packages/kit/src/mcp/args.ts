@@ -3,7 +3,6 @@
 //   <entrypoint> --mcp stdio                        one client on stdin/stdout, logs on stderr
 //   <entrypoint> --mcp http [--port N] [--host H]   Streamable HTTP at /mcp (default 127.0.0.1:3000)
 //   either with --config FILE                        credentials as a JSON object, re-read when it changes
-import { parseArgs } from "node:util";
 import { parsePort } from "../lifecycle.js";
 
 /** How to serve over MCP, from the command line. */
@@ -18,6 +17,9 @@ export const MCP_HTTP_PORT = 3000;
  */
 export function parseMcpArgs(argv: readonly string[]): McpMode | undefined {
   if (!argv.includes("--mcp") && !argv.some((a) => a.startsWith("--mcp="))) return undefined;
+  // Taken when needed, not imported: an import of node:util runs every lazy part of it (worker_threads,
+  // the diff and parse_args modules and more), 1-2.5 MiB that a capability served over gRPC never uses.
+  const { parseArgs } = process.getBuiltinModule("node:util");
   const { values } = parseArgs({
     args: [...argv],
     options: { mcp: { type: "string" }, port: { type: "string" }, host: { type: "string" }, config: { type: "string" } },
