@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "@selu-catalogue/manifest";
 import { imageEnv } from "@selu-catalogue/testkit/conformance";
-import { Orchestrator, peakRssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
+import { Orchestrator, peakRssMiB, rssMiB, startCapabilityProcess } from "@selu-catalogue/testkit";
 import { cpuMs } from "./cpu.ts";
 
 export const dir = fileURLToPath(new URL("..", import.meta.url));
@@ -23,6 +23,7 @@ export async function startOurs() {
     pid: proc.child.pid!,
     call: (args: Record<string, unknown>) => orchestrator.call("catalogue-pdf__create_pdf_document", args),
     peakRss: () => peakRssMiB(proc.child.pid!),
+    rss: () => rssMiB(proc.child.pid!),
     cpuMs: () => cpuMs(proc.child.pid!),
     async stop() {
       await orchestrator.close();

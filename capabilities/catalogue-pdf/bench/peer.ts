@@ -7,7 +7,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { Orchestrator, peakRssMiB } from "@selu-catalogue/testkit";
+import { Orchestrator, peakRssMiB, rssMiB } from "@selu-catalogue/testkit";
 import { cpuMs } from "./cpu.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -48,6 +48,7 @@ export async function startPeer(serverPy: string) {
     pid: child.pid!,
     call: (args: Record<string, unknown>) => orchestrator.call("pdf__create_pdf_document", args),
     peakRss: () => peakRssMiB(child.pid!),
+    rss: () => rssMiB(child.pid!),
     cpuMs: () => cpuMs(child.pid!),
     async stop() {
       await orchestrator.close();

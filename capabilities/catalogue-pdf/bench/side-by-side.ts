@@ -1,7 +1,8 @@
 // The side-by-side bench of issue 17 item 3: the same letter and 20-page report rendered by ours and by Selu's
 // first-party pdf agent (bench/peer.ts), interleaved on one machine, end to end through the orchestrator
-// double (invoke and download). Figures: time per document, size, first document after start, idle RSS,
-// RSS after work, peak RSS at max_concurrent against each manifest's memory limit.
+// double (invoke and download). Figures: time per document, size, first document after start, idle RSS
+// (resident once the process has been quiet a few seconds, as an operator sees it between a model's turns),
+// the start-up peak, RSS after work, peak RSS at max_concurrent against each manifest's memory limit.
 import type { CallOutcome } from "@selu-catalogue/testkit";
 import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
 import { manifest, startOurs, type Side } from "./ours.ts";
@@ -12,6 +13,8 @@ const ROUNDS = 21;
 /** The quiet before each side's measured letter. */
 const IDLE_MS = 300;
 const START_ROUNDS = 5;
+/** How long a process is left quiet before its idle RSS is read (ours gives memory back after 2 s). */
+const SETTLE_MS = 3_000;
 
 type Doc = Parameters<typeof toPeerArgs>[0];
 const letter = sampleLetter() as Doc;
@@ -27,6 +30,7 @@ interface Contender {
   maxConcurrent: number;
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function timed(side: Side, args: Record<string, unknown>) {
@@ -59,14 +63,16 @@ export async function sideBySide(peerServer: string, only?: "report") {
 
   if (only === "report") return reportOnly(sides, f);
 
-  // Start-up: a fresh process, ready, then its first letter; idle RSS before that letter.
+  // Start-up: a fresh process, ready (its peak so far), its first letter, then SETTLE_MS of quiet (idle RSS).
   for (let round = 0; round < START_ROUNDS; round++) {
     for (const c of sides) {
       const started = performance.now();
       const side = await c.start();
       f[c.name].readyMs.push(performance.now() - started);
-      f[c.name].idleRss.push(side.peakRss());
+      f[c.name].startPeakRss.push(side.peakRss());
       f[c.name].firstMs.push((await timed(side, c.letter)).ms);
+      await sleep(SETTLE_MS);
+      f[c.name].idleRss.push(side.rss());
       await side.stop();
     }
   }
@@ -85,14 +91,16 @@ export async function sideBySide(peerServer: string, only?: "report") {
   const order = (round: number) => (round % 2 === 0 ? running : [...running].reverse());
   for (let round = 0; round < ROUNDS; round++) {
     for (const { c, side } of order(round)) {
-      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      await sleep(IDLE_MS);
       f[c.name].letter.push(await timed(side, c.letter));
       f[c.name].letterWarm.push(await timed(side, c.letter));
     }
   }
   for (let round = 0; round < ROUNDS; round++) for (const { c, side } of order(round)) f[c.name].report.push(await timed(side, c.report));
+  for (const { c, side } of running) f[c.name].afterWorkRss = side.peakRss();
+  await sleep(SETTLE_MS);
   for (const { c, side } of running) {
-    f[c.name].afterWorkRss = side.peakRss();
+    f[c.name].afterWorkIdleRss = side.rss();
     await side.stop();
   }
 
@@ -122,7 +130,9 @@ export async function sideBySide(peerServer: string, only?: "report") {
       firstRange: `${first[0]!.toFixed(0)}–${first.at(-1)!.toFixed(0)}`,
       readyMs: median(x.readyMs),
       idleRss: median(x.idleRss),
+      startPeakRss: median(x.startPeakRss),
       afterWorkRss: x.afterWorkRss,
+      afterWorkIdleRss: x.afterWorkIdleRss,
       concurrentRss: x.concurrentRss,
     };
   };
@@ -139,8 +149,10 @@ export async function sideBySide(peerServer: string, only?: "report") {
     ["report size", kib(ours.reportBytes), kib(peer.reportBytes), ours.reportBytes / peer.reportBytes],
     [`first letter after start (median, range of ${START_ROUNDS})`, `${ms(ours.firstMs)} (${ours.firstRange})`, `${ms(peer.firstMs)} (${peer.firstRange})`, ours.firstMs / peer.firstMs],
     ["start to ready (Healthcheck)", ms(ours.readyMs), ms(peer.readyMs), ours.readyMs / peer.readyMs],
-    ["RSS idle", `${ours.idleRss} MiB`, `${peer.idleRss} MiB`, ours.idleRss / peer.idleRss],
-    [`RSS after ${2 * ROUNDS + 1} letters and ${ROUNDS + 1} reports`, `${ours.afterWorkRss} MiB`, `${peer.afterWorkRss} MiB`, ours.afterWorkRss / peer.afterWorkRss],
+    [`RSS idle (${SETTLE_MS / 1000} s quiet after the first letter)`, `${ours.idleRss} MiB`, `${peer.idleRss} MiB`, ours.idleRss / peer.idleRss],
+    ["start-up peak (VmHWM when ready)", `${ours.startPeakRss} MiB`, `${peer.startPeakRss} MiB`, ours.startPeakRss / peer.startPeakRss],
+    [`RSS after ${2 * ROUNDS + 1} letters and ${ROUNDS + 1} reports: peak`, `${ours.afterWorkRss} MiB`, `${peer.afterWorkRss} MiB`, ours.afterWorkRss / peer.afterWorkRss],
+    [`  then ${SETTLE_MS / 1000} s quiet`, `${ours.afterWorkIdleRss} MiB`, `${peer.afterWorkIdleRss} MiB`, ours.afterWorkIdleRss / peer.afterWorkIdleRss],
     [
       "peak RSS, max_concurrent reports at once (of the limit)",
       `${ours.concurrentRss} of ${sides[0]!.memoryMb} MiB`,
@@ -199,11 +211,13 @@ function figures() {
   return {
     readyMs: [] as number[],
     idleRss: [] as number[],
+    startPeakRss: [] as number[],
     firstMs: [] as number[],
     letter: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
     letterWarm: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
     report: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
     afterWorkRss: 0,
+    afterWorkIdleRss: 0,
     concurrentRss: 0,
   };
 }

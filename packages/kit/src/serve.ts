@@ -106,6 +106,7 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
     readiness = { ready: true, message: "ready" };
     health?.setServing(true);
     log.info("ready");
+    runtime.settled();
   });
 
   let closed: Promise<void> | undefined;

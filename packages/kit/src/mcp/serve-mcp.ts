@@ -91,7 +91,9 @@ export async function serveMcp(capability: Capability, mode: McpMode, options: S
     : undefined;
 
   const ready = waitUntilReady(capability, log, () => closing).then(() => {
-    if (!closing) log.info("ready");
+    if (closing) return;
+    log.info("ready");
+    runtime.settled();
   });
 
   let closed: Promise<void> | undefined;

@@ -122,6 +122,19 @@ describe("one async call path", () => {
     expect(runtime.inFlightCount).toBe(0);
   });
 
+  it("gives memory back once no call has run for a while, not while one runs (with --expose-gc)", async () => {
+    let collections = 0;
+    const runtime = new Runtime(capability, { logger: silentLogger, idleMemory: { quietMs: 30, collect: () => collections++ } });
+    const slow = invokeTool(runtime, input("slow")); // times out after 50 ms
+    await invokeTool(runtime, input("quick_async"));
+    await sleep(40);
+    expect(collections).toBe(0);
+    await slow;
+    await sleep(60);
+    expect(collections).toBe(1);
+    runtime.abortAll();
+  });
+
   it("is cancelled by the caller's signal", async () => {
     const runtime = new Runtime(capability, { logger: silentLogger });
     const caller = new AbortController();

@@ -22,6 +22,8 @@ export type CancelSource = AbortSignal | CancelHook;
  */
 export class ScopeGroup {
   readonly scopes: LinkedSignal[] = [];
+  /** Told each time the last scope leaves. */
+  onEmpty: (() => void) | undefined;
   readonly #waiting: (() => void)[] = [];
   #timer: NodeJS.Timeout | undefined;
   /** When the timer fires (Infinity when none is armed), on performance.now()'s clock. */
@@ -40,7 +42,9 @@ export class ScopeGroup {
 
   /** Called by a scope that left: wakes the waiters once the group is empty. */
   left(): void {
-    if (this.scopes.length === 0 && this.#waiting.length > 0) for (const resolve of this.#waiting.splice(0)) resolve();
+    if (this.scopes.length > 0) return;
+    if (this.#waiting.length > 0) for (const resolve of this.#waiting.splice(0)) resolve();
+    this.onEmpty?.();
   }
 
   #arm(deadline: number): void {

@@ -3,6 +3,7 @@ import type { Capability } from "../capability.js";
 import { Egress, type EgressSettings } from "../egress/outbound.js";
 import { ShutdownError } from "../errors.js";
 import { ByteBudget } from "./byte-budget.js";
+import { IdleMemory, type IdleMemoryOptions } from "./idle-memory.js";
 import { LinkedSignal, ScopeGroup, type CancelSource } from "./linked-signal.js";
 import { createJsonLogger, type Logger, type LogLevel } from "../log.js";
 import { WorkSlots } from "../limits/work-slots.js";
@@ -15,6 +16,8 @@ export interface RuntimeOptions {
   logWrite?: (line: string) => void;
   egress?: EgressSettings;
   now?: () => number;
+  /** When and how the process gives memory back once quiet (see IdleMemory: 2 s, with `--expose-gc`). */
+  idleMemory?: IdleMemoryOptions;
 }
 
 /**
@@ -46,6 +49,7 @@ export class Runtime {
   // Recently seen credential values, masked in logs.
   readonly #secrets = new SecretMask();
   readonly #toolLogs = new Map<string, Logger>();
+  readonly #idleMemory: IdleMemory;
 
   constructor(capability: Capability, options: RuntimeOptions = {}) {
     this.capability = capability;
@@ -64,6 +68,14 @@ export class Runtime {
     const { calls } = capability.limits;
     this.calls = new WorkSlots({ size: calls.max, maxWaiting: calls.maxWaiting, maxWaitMs: calls.maxWaitMs, label: "call slots" });
     this.slots = new WorkSlots({ size: capability.limits.workSlots, label: "work slots" });
+    const quiet = () => this.#calls.scopes.length === 0 && this.#transfers.scopes.length === 0;
+    this.#idleMemory = new IdleMemory(quiet, options.idleMemory);
+    if (this.#idleMemory.enabled) this.#calls.onEmpty = this.#transfers.onEmpty = () => this.#idleMemory.quiet();
+  }
+
+  /** Warm-up is over: the memory it left behind is given back once the process stays quiet. */
+  settled(): void {
+    this.#idleMemory.quiet();
   }
 
   /**
@@ -105,6 +117,7 @@ export class Runtime {
 
   /** Cancels every in-flight call and transfer, and those that start from now on. */
   abortAll(): void {
+    this.#idleMemory.stop();
     this.#shutdown.abort(new ShutdownError());
     const reason: unknown = this.#shutdown.signal.reason;
     for (const scope of [...this.#calls.scopes, ...this.#transfers.scopes]) scope.abort(reason);

@@ -1,5 +1,5 @@
 export { hasBubblewrap, sandboxCommand } from "./sandbox.js";
-export { peakRssMiB } from "./peak-rss.js";
+export { peakRssMiB, rssMiB } from "./peak-rss.js";
 export { tmpUsageMiB } from "./tmp-usage.js";
 export { createContainerCgroup, SELU_DEFAULT_MEMORY_MB, SELU_DEFAULT_PIDS_LIMIT } from "./cgroup.js";
 export { memoryLimit } from "./memory-limit.js";

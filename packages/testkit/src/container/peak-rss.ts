@@ -6,15 +6,23 @@ import { processTree } from "../process/process-tree.js";
  * its descendants (the node process sits under bwrap and sh).
  */
 export function peakRssMiB(rootPid: number): number {
-  let peak = 0;
+  return highestOf(rootPid, /VmHWM:\s+(\d+) kB/);
+}
+
+/** Resident memory now (VmRSS) of a process tree in MiB: the highest of the root and its descendants. */
+export function rssMiB(rootPid: number): number {
+  return highestOf(rootPid, /VmRSS:\s+(\d+) kB/);
+}
+
+function highestOf(rootPid: number, field: RegExp): number {
+  let highest = 0;
   for (const pid of processTree(rootPid)) {
     try {
-      const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      const match = /VmHWM:\s+(\d+) kB/.exec(status);
-      if (match) peak = Math.max(peak, Number(match[1]) / 1024);
+      const match = field.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (match) highest = Math.max(highest, Number(match[1]) / 1024);
     } catch {
       // The process ended between listing and reading.
     }
   }
-  return Math.round(peak * 10) / 10;
+  return Math.round(highest * 10) / 10;
 }

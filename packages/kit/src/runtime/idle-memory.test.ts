@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { IdleMemory } from "./idle-memory.js";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("IdleMemory", () => {
+  let idle: IdleMemory | undefined;
+  afterEach(() => idle?.stop());
+
+  it("collects once the process has been quiet for quietMs, once per stretch of work", async () => {
+    let collections = 0;
+    idle = new IdleMemory(() => true, { quietMs: 30, collect: () => collections++ });
+    idle.quiet();
+    await sleep(15);
+    expect(collections).toBe(0);
+    await sleep(40);
+    expect(collections).toBe(1);
+    await sleep(60);
+    expect(collections).toBe(1); // nothing new to give back
+    idle.quiet();
+    await sleep(60);
+    expect(collections).toBe(2);
+  });
+
+  it("waits quietMs from the last work, not the first", async () => {
+    let collections = 0;
+    idle = new IdleMemory(() => true, { quietMs: 40, collect: () => collections++ });
+    idle.quiet();
+    await sleep(25);
+    idle.quiet();
+    await sleep(25);
+    expect(collections).toBe(0);
+    await sleep(40);
+    expect(collections).toBe(1);
+  });
+
+  it("does not collect while work is running; the work's end starts the wait again", async () => {
+    let collections = 0;
+    let busy = true;
+    idle = new IdleMemory(() => !busy, { quietMs: 20, collect: () => collections++ });
+    idle.quiet();
+    await sleep(50);
+    expect(collections).toBe(0);
+    busy = false;
+    idle.quiet();
+    await sleep(50);
+    expect(collections).toBe(1);
+  });
+
+  it("does nothing without a collector (Node started without --expose-gc) or once stopped", async () => {
+    expect(typeof (globalThis as { gc?: unknown }).gc).toBe("undefined");
+    expect(new IdleMemory(() => true, { quietMs: 1 }).enabled).toBe(false);
+    let collections = 0;
+    idle = new IdleMemory(() => true, { quietMs: 20, collect: () => collections++ });
+    idle.quiet();
+    idle.stop();
+    await sleep(50);
+    expect(collections).toBe(0);
+  });
+});
