@@ -9,62 +9,50 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { deflateSync, gzipSync } from "node:zlib";
 import { credentials } from "@grpc/grpc-js";
-import { CAPABILITY_SERVICE_NAME, HealthRequest, HealthResponse, InvokeResponse } from "@selu-catalogue/proto";
+import { CAPABILITY_SERVICE_NAME, HealthRequest, HealthResponse } from "@selu-catalogue/proto";
 import { HealthClient, HealthService } from "@selu-catalogue/proto/standard";
-import { constants, type ClientHttp2Session } from "node:http2";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { constants } from "node:http2";
+import { describe, expect, it } from "vitest";
 import { GrpcServer, Status } from "../src/grpc/server/index.ts";
-import { testCapability } from "./fixtures/capability.ts";
-import { start, type Harness } from "./fixtures/client.ts";
-import { connect, frame, INVOKE_PATH, invokeBytes, rawCall } from "./fixtures/raw-call.ts";
+import { connect, frame, INVOKE_PATH, invokeBytes, invokeResult, rawCall, servedOverRawHttp2 } from "./fixtures/raw-call.ts";
 
-let h: Harness;
-let session: ClientHttp2Session;
-beforeAll(async () => {
-  h = await start(testCapability);
-  session = connect(`127.0.0.1:${h.server.port}`);
-});
-afterAll(async () => {
-  session.close();
-  await h.close();
-});
+const served = servedOverRawHttp2();
 
 const echo = (text: string) => invokeBytes("echo", { text });
-const result = (message: Buffer | undefined) => JSON.parse(InvokeResponse.decode(message!).resultJson.toString());
-const stillServes = async () => expect(result((await rawCall(session, INVOKE_PATH, [frame(echo("alive"))])).messages[0])).toEqual({ text: "alive" });
+const stillServes = async () => expect(invokeResult((await rawCall(served.session, INVOKE_PATH, [frame(echo("alive"))])).messages[0])).toEqual({ text: "alive" });
 
 describe("compressed messages", () => {
   it("reads gzip and deflate messages, as grpc-js did", async () => {
-    const gzip = await rawCall(session, INVOKE_PATH, [frame(gzipSync(echo("gz")), true)], { "grpc-encoding": "gzip" });
-    expect(result(gzip.messages[0])).toEqual({ text: "gz" });
-    const deflate = await rawCall(session, INVOKE_PATH, [frame(deflateSync(echo("df")), true)], { "grpc-encoding": "deflate" });
-    expect(result(deflate.messages[0])).toEqual({ text: "df" });
+    const gzip = await rawCall(served.session, INVOKE_PATH, [frame(gzipSync(echo("gz")), true)], { "grpc-encoding": "gzip" });
+    expect(invokeResult(gzip.messages[0])).toEqual({ text: "gz" });
+    const deflate = await rawCall(served.session, INVOKE_PATH, [frame(deflateSync(echo("df")), true)], { "grpc-encoding": "deflate" });
+    expect(invokeResult(deflate.messages[0])).toEqual({ text: "df" });
   });
 
   it("stops inflating a compression bomb at the receive bound (RESOURCE_EXHAUSTED)", async () => {
     // 256 MiB of zeros in about 250 KiB: inflated whole it would take 256 MiB.
     const bomb = gzipSync(Buffer.alloc(256 * 1024 * 1024), { level: 9 });
-    const res = await rawCall(session, INVOKE_PATH, [frame(bomb, true)], { "grpc-encoding": "gzip" });
+    const res = await rawCall(served.session, INVOKE_PATH, [frame(bomb, true)], { "grpc-encoding": "gzip" });
     expect(res).toMatchObject({ grpcStatus: 8, grpcMessage: expect.stringMatching(/^Received message larger than max once inflated \(over \d+ bytes, the largest request this server accepts\)$/) });
     await stillServes();
   });
 
   it("refuses an encoding it does not read (UNIMPLEMENTED), and a compressed message with no encoding named", async () => {
-    const brotli = await rawCall(session, INVOKE_PATH, [frame(echo("br"), true)], { "grpc-encoding": "br" });
+    const brotli = await rawCall(served.session, INVOKE_PATH, [frame(echo("br"), true)], { "grpc-encoding": "br" });
     expect(brotli).toMatchObject({ grpcStatus: 12, grpcMessage: expect.stringContaining('"br" is not supported') });
-    const unnamed = await rawCall(session, INVOKE_PATH, [frame(gzipSync(echo("x")), true)]);
+    const unnamed = await rawCall(served.session, INVOKE_PATH, [frame(gzipSync(echo("x")), true)]);
     expect(unnamed).toMatchObject({ grpcStatus: 13, grpcMessage: expect.stringContaining("names no grpc-encoding") });
   });
 
   it("answers a corrupt compressed message with INTERNAL", async () => {
-    const res = await rawCall(session, INVOKE_PATH, [frame(Buffer.from("not gzip at all"), true)], { "grpc-encoding": "gzip" });
+    const res = await rawCall(served.session, INVOKE_PATH, [frame(Buffer.from("not gzip at all"), true)], { "grpc-encoding": "gzip" });
     expect(res).toMatchObject({ grpcStatus: 13, grpcMessage: expect.stringContaining("cannot decompress") });
   });
 });
 
 /** Sends `bytes` on a bare TCP connection; resolves once the server has closed it. */
 async function sendRaw(...bytes: (string | Buffer)[]): Promise<void> {
-  const socket = tcpConnect(h.server.port, "127.0.0.1");
+  const socket = tcpConnect(served.h.server.port, "127.0.0.1");
   socket.on("error", () => {});
   socket.resume();
   await new Promise((resolve) => socket.once("connect", resolve));
@@ -89,7 +77,7 @@ describe("hostile connections", () => {
   });
 
   it("advertises a 64 KiB header list bound, so a call with larger headers never starts, and goes on", async () => {
-    const other = connect(`127.0.0.1:${h.server.port}`);
+    const other = connect(`127.0.0.1:${served.h.server.port}`);
     await new Promise((resolve) => other.once("remoteSettings", resolve));
     expect(other.remoteSettings.maxHeaderListSize).toBe(64 * 1024);
     const res = await rawCall(other, INVOKE_PATH, [frame(echo("x"))], { "x-huge": "h".repeat(200_000) });
@@ -128,7 +116,7 @@ describe("an independent client: curl over HTTP/2 with prior knowledge", () => {
     const dir = await mkdtemp(join(tmpdir(), "kit-curl-"));
     try {
       await writeFile(join(dir, "request"), frame(HealthRequest.encode({}).finish()));
-      const url = `http://127.0.0.1:${h.server.port}/${CAPABILITY_SERVICE_NAME}/Healthcheck`;
+      const url = `http://127.0.0.1:${served.h.server.port}/${CAPABILITY_SERVICE_NAME}/Healthcheck`;
       const args = [
         "-s",
         "--http2-prior-knowledge",
