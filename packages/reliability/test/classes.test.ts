@@ -149,7 +149,7 @@ for (const cap of discoverCapabilities()) {
       const args = Buffer.from(JSON.stringify({ text: Array.from({ length: 2 * MiB }, () => ({})) }));
       for (const tool of world.tools) {
         const answer = await rawCall(world, tool.name, args);
-        if (answer.kind === "status") expect(answer).toMatchObject({ code: 8, message: expect.stringMatching(/larger than max \(\d+ vs\.? \d+\)/) });
+        if (answer.kind === "status") expect(answer).toMatchObject({ code: 8, message: expect.stringMatching(/larger than max \(\d+ vs\.? \d+/) });
         else expect(answer).toMatchObject({ kind: "error" });
       }
       await stillServing("large arguments");
