@@ -47,13 +47,15 @@ const GRPC_CLIENT_STAND_IN = "\0grpc-js-client-stand-in";
  * A capability serves gRPC with the kit's own server and never dials it, but the generated contract
  * (@selu-catalogue/proto) also builds a grpc-js client class for every service when imported, which
  * would bring all of @grpc/grpc-js (half a megabyte of source V8 keeps and parses at start) into the
- * bundle. In a bundle, those imports get a stand-in whose client classes refuse to be constructed.
+ * bundle. The contract's imports of grpc-js get a stand-in whose client classes refuse to be constructed;
+ * any other importer (the kit bench's bare grpc-js server) gets grpc-js itself.
  */
 function withoutGrpcClients() {
+  const fromContract = (importer) => importer !== undefined && /[\\/](packages[\\/]proto|@selu-catalogue[\\/]proto)[\\/]/.test(importer);
   return {
     name: "without-grpc-clients",
-    resolveId(source) {
-      return source === "@grpc/grpc-js" ? GRPC_CLIENT_STAND_IN : null;
+    resolveId(source, importer) {
+      return source === "@grpc/grpc-js" && fromContract(importer) ? GRPC_CLIENT_STAND_IN : null;
     },
     load(id) {
       if (id !== GRPC_CLIENT_STAND_IN) return null;

@@ -9,6 +9,14 @@ const root = new URL("../", import.meta.url);
 const script = <T>(path: string) => import(new URL(path, root).href) as Promise<T>;
 const { capabilityDirs, dockerfile } = await script<{ capabilityDirs(): string[]; dockerfile(dir: string): string }>("scripts/dockerfile.mjs");
 const { tagProblems, writeTags } = await script<{ tagProblems(dirs: string[]): string[]; writeTags(dirs: string[]): void }>("scripts/version.mjs");
+const { bundleEntry } = await script<{ bundleEntry(options: { entry: string; outDir: string }): Promise<void> }>("scripts/bundle-entry.mjs");
+// A class of grpc-js's own (the stand-in for the contract's client classes has no such name).
+const GRPC_JS = "ChannelCredentials";
+const bundleText = (dir: string) =>
+  readdirSync(join(dir, "dist/bundle"))
+    .filter((f) => f.endsWith(".js"))
+    .map((f) => readFileSync(join(dir, "dist/bundle", f), "utf8"))
+    .join("\n");
 
 const temp = mkdtempSync(join(tmpdir(), "catalogue-files-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -33,6 +41,21 @@ describe("catalogue files", () => {
     for (const name of readdirSync(libraries).filter((n) => existsSync(new URL(`${n}/package.json`, libraries)))) {
       const pkg = JSON.parse(readFileSync(new URL(`${name}/package.json`, libraries), "utf8"));
       expect(pkg, name).toMatchObject({ license: "MIT", repository: { directory: `packages/${name}` }, engines: { node: ">=24" } });
+    }
+  });
+
+  it("leaves @grpc/grpc-js out of every capability's bundle: the kit serves gRPC itself, and the contract's client classes get a stand-in", () => {
+    for (const dir of capabilityDirs()) expect(bundleText(dir).includes(GRPC_JS), dir).toBe(false);
+  });
+
+  it("still bundles grpc-js for code that imports it itself (the kit bench's bare grpc-js server)", async () => {
+    const own = mkdtempSync(join(new URL(".", import.meta.url).pathname, ".bundle-"));
+    try {
+      writeFileSync(join(own, "main.mjs"), 'import { Server } from "@grpc/grpc-js";\nconsole.log(new Server());\n');
+      await bundleEntry({ entry: join(own, "main.mjs"), outDir: join(own, "dist/bundle") });
+      expect(bundleText(own)).toContain(GRPC_JS);
+    } finally {
+      rmSync(own, { recursive: true, force: true });
     }
   });
 
