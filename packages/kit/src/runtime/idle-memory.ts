@@ -25,6 +25,7 @@ export class IdleMemory {
   #quietSince = 0;
   /** Whether work was done since the last collection (else there is nothing new to give back). */
   #worked = false;
+  #stopped = false;
 
   constructor(isQuiet: () => boolean, options: IdleMemoryOptions = {}) {
     this.#isQuiet = isQuiet;
@@ -39,18 +40,18 @@ export class IdleMemory {
 
   /** Work just stopped (the last call or transfer ended, or warm-up did). */
   quiet(): void {
-    if (!this.enabled) return;
+    if (!this.enabled || this.#stopped) return;
     this.#worked = true;
     this.#quietSince = performance.now();
     // One timer at a time, pushed back when it fires early: cheaper than clearing and arming one per call.
     this.#timer ??= setTimeout(this.#fire, this.#quietMs).unref();
   }
 
-  /** Stops a pending collection (shutdown). */
+  /** Stops collecting for good (shutdown): the calls it cancels end quiet, and arm nothing. */
   stop(): void {
+    this.#stopped = true;
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#worked = false;
   }
 
   readonly #fire = (): void => {
