@@ -54,6 +54,11 @@ export class CancelledError extends Error {
   }
 }
 
+/** What anything thrown says: an Error's message, or the value as a string. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** True for errors produced by an AbortSignal (cancellation or timeout). */
 export function isAbortError(err: unknown): boolean {
   return err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError");

@@ -2,6 +2,7 @@
 // readiness, read a port, and exit on SIGTERM/SIGINT after draining.
 import type { Capability } from "./capability.js";
 import type { Logger } from "./log.js";
+import { errorMessage } from "./errors.js";
 
 /** After the grace period, how long answers of cancelled calls get to reach their clients. */
 export const FLUSH_MS = 3_000;
@@ -17,7 +18,7 @@ export async function waitUntilReady(capability: Capability, log: Logger, stoppe
       await capability.ready();
       return;
     } catch (err) {
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = errorMessage(err);
       notReady(reason);
       log.warn("not ready yet", { attempt, reason });
       await new Promise((r) => setTimeout(r, delay));

@@ -16,6 +16,7 @@ import type { ServedCapability, ServeOptions } from "./serve-options.js";
 import { maxRequestBytes, maxStreams } from "./limits/args-bounds.js";
 import { parseMcpArgs } from "./mcp/args.js";
 import { exitOnSignals, FLUSH_MS, parsePort, waitUntilReady } from "./lifecycle.js";
+import { errorMessage } from "./errors.js";
 
 // Downloads send 256 KiB chunks; every other answer is small (grpc/zero-copy.ts says why that matters).
 const CAPABILITY_SERVICE = withZeroCopyResponses(CapabilityService, { downloadOutputArtifact: ArtifactChunk });
@@ -46,7 +47,7 @@ export async function serve(capability: Capability, options: ServeOptions = {}):
     // Over MCP stdio, stdout is the protocol: the line goes to stderr.
     const write = argv.includes("--mcp") ? writeLinesTo(process.stderr) : undefined;
     const log = options.logger ?? createJsonLogger({ level: logLevel, ...(write ? { write } : {}) }, { capability: capability.id });
-    log.error("cannot start", { error: err instanceof Error ? err.message : String(err) });
+    log.error("cannot start", { error: errorMessage(err) });
     process.exit(1);
   }
 }
@@ -66,8 +67,8 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
     maxSendBytes: MAX_MESSAGE_BYTES,
     // Requests are buffered whole before a handler sees them: bounding streams bounds that memory.
     maxConcurrentStreams: maxStreams(capability.limits),
-    onHandlerError: (method, error) => log.error("handler threw", { method, error: errorText(error) }),
-    onConnectionError: (error) => log.debug("connection failed", { error: errorText(error) }),
+    onHandlerError: (method, error) => log.error("handler threw", { method, error: errorMessage(error) }),
+    onConnectionError: (error) => log.debug("connection failed", { error: errorMessage(error) }),
   });
   let readiness: HealthResponse = { ready: false, message: "starting" };
   const implementation: Implementation<typeof CapabilityService> = {
@@ -132,10 +133,6 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
 
   if (options.handleSignals ?? true) exitOnSignals(log, close);
   return { port, runtime, ready, close };
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Node words a failed bind as "listen EADDRINUSE: address already in use 0.0.0.0:50051". */

@@ -1,4 +1,4 @@
-import { formatBytes, isAbortError, ToolError, type AttachmentArg, type InputFile, type ToolContext } from "@selu-catalogue/kit";
+import { errorMessage, formatBytes, isAbortError, ToolError, type AttachmentArg, type InputFile, type ToolContext } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import { BadPng, checkPngPixels, readPngStructure, type PngStructure } from "./png-check.js";
 import type { ImageSource, PreparedDocument } from "./prepare.js";
@@ -108,7 +108,7 @@ async function fetchBytes(source: ImageSource, field: string, files: readonly At
     } catch (err) {
       if (isAbortError(err) || ctx.signal.aborted) throw err;
       // EgressError messages are written for the user (refused host, timeout, too large): say which field.
-      throw new ToolError(`${what}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new ToolError(`${what}: ${errorMessage(err)}`, { cause: err });
     }
     if (response.status === 200) return { bytes: response.body, what };
     const location = response.headers.location;

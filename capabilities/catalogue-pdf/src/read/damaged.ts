@@ -1,4 +1,4 @@
-import { ToolError } from "@selu-catalogue/kit";
+import { errorMessage, ToolError } from "@selu-catalogue/kit";
 import type { PdfInput } from "./pdf-input.js";
 
 /** Runs a PDF library step; a failure means the file's structure is broken, which the user should hear. */
@@ -7,6 +7,11 @@ export function damagedIfThrows<T>(input: PdfInput, step: () => T): T {
     return step();
   } catch (err) {
     if (err instanceof ToolError) throw err;
-    throw new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    throw damagedError(input, err);
   }
+}
+
+/** The refusal of a file a PDF library could not read, with what the library said. */
+export function damagedError(input: PdfInput, err: unknown): ToolError {
+  return new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${errorMessage(err)})`, { cause: err });
 }

@@ -1,9 +1,10 @@
-import { cutToJsonBytes, installStandIns, itemsWithin, jsonBytes, ToolError, type ToolResult } from "@selu-catalogue/kit";
+import { cutToJsonBytes, errorMessage, installStandIns, itemsWithin, jsonBytes, ToolError, type ToolResult } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
 import { tooManyPages } from "./merge.js";
 import { encryptedError, type PdfInput } from "./pdf-input.js";
+import { damagedError } from "./damaged.js";
 
 export interface ExtractedPage {
   /** Index of the file in `attachments`. */
@@ -127,8 +128,7 @@ async function pageText(pdf: PdfDocument, pageIndex: number, input: PdfInput, si
     return { text, cut };
   } catch (err) {
     if (signal.aborted) throw err;
-    const why = err instanceof Error ? err.message : String(err);
-    throw new ToolError(`${input.field} (${input.filename}): page ${pageIndex + 1} is damaged and can't be read (${why}); try a page range without it`, { cause: err });
+    throw new ToolError(`${input.field} (${input.filename}): page ${pageIndex + 1} is damaged and can't be read (${errorMessage(err)}); try a page range without it`, { cause: err });
   }
 }
 
@@ -136,7 +136,7 @@ function openError(err: unknown, input: PdfInput): Error {
   const name = err instanceof Error ? err.name : "";
   if (name === "PasswordException") return encryptedError(input, "read without its password");
   if (name === "InvalidPDFException" || name === "FormatError" || name === "UnknownErrorException") {
-    return new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${err instanceof Error ? err.message : String(err)})`, { cause: err });
+    return damagedError(input, err);
   }
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -1,4 +1,4 @@
-import { ToolError } from "@selu-catalogue/kit";
+import { errorMessage, ToolError } from "@selu-catalogue/kit";
 import type { PDFDict, PDFDocument, PDFObject } from "pdf-lib";
 import { PDF_LIMITS } from "../limits.js";
 import type { PdfInput } from "./pdf-input.js";
@@ -20,7 +20,7 @@ export function countPages(pdfLib: PdfLib, doc: PDFDocument, input: PdfInput, ma
   try {
     root = doc.catalog.Pages();
   } catch (err) {
-    throw damaged(`it has no page tree: ${err instanceof Error ? err.message : String(err)}`);
+    throw damaged(`it has no page tree: ${errorMessage(err)}`);
   }
   const seen = new Set<PDFObject>([root]);
   const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];

@@ -1,4 +1,4 @@
-import { installStandIns, ToolError } from "@selu-catalogue/kit";
+import { errorMessage, installStandIns, ToolError } from "@selu-catalogue/kit";
 import { WEB_LIMITS } from "../limits.js";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -37,7 +37,7 @@ export async function pdfText(bytes: Buffer, maxChars: number, signal: AbortSign
     const pdf = await task.promise.catch((err: unknown) => {
       const name = err instanceof Error ? err.name : "";
       if (name === "PasswordException") throw new ToolError("url: the PDF is encrypted and can't be read without its password");
-      throw new ToolError(`url: the PDF is damaged and can't be read (${err instanceof Error ? err.message : String(err)})`);
+      throw new ToolError(`url: the PDF is damaged and can't be read (${errorMessage(err)})`);
     });
     const info = ((await pdf.getMetadata().catch(() => undefined))?.info ?? {}) as { Title?: unknown; Author?: unknown };
     const parts: string[] = [];

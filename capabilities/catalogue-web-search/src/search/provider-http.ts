@@ -1,5 +1,5 @@
 import type { HttpClient, HttpRequestInit, HttpResponse } from "@selu-catalogue/kit/egress";
-import { isAbortError } from "@selu-catalogue/kit";
+import { errorMessage, isAbortError } from "@selu-catalogue/kit";
 import { ProviderError, parseRetryAfter } from "./provider-error.js";
 import type { ProviderName } from "./types.js";
 
@@ -31,7 +31,7 @@ export async function providerRequest(
     if (timeout.aborted || isAbortError(err)) {
       throw new ProviderError(provider, "unavailable", `${url.host} did not answer within ${init.timeoutMs / 1000} s`, { cause: err });
     }
-    const why = err instanceof Error ? err.message : String(err);
+    const why = errorMessage(err);
     throw new ProviderError(provider, "unavailable", why, { cause: err });
   }
   const { status } = response;

@@ -6,6 +6,7 @@ import { ErrorCode, isInitializeRequest } from "@modelcontextprotocol/sdk/types.
 import { formatBytes } from "../format.js";
 import { collectCapped } from "../limits/collect-capped.js";
 import type { Logger } from "../log.js";
+import { errorMessage } from "../errors.js";
 
 /** One client's session: its server and transport. */
 interface Session {
@@ -90,7 +91,7 @@ export async function listenMcpHttp(options: McpHttpOptions): Promise<McpHttpEnd
 
   const http: HttpServer = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
-      options.log.error("mcp http request failed", { error: err instanceof Error ? err.message : String(err) });
+      options.log.error("mcp http request failed", { error: errorMessage(err) });
       if (!res.headersSent) rpcError(res, 500, ErrorCode.InternalError, "internal error");
       else res.destroy();
     });

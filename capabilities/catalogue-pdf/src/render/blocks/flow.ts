@@ -1,4 +1,4 @@
-import { ToolError } from "@selu-catalogue/kit";
+import { errorMessage, ToolError } from "@selu-catalogue/kit";
 import { sourceKey, type LoadedImage } from "../../document/images.js";
 import type { PreparedBlock } from "../../document/prepare.js";
 import { area, currentPage, STYLE } from "../page.js";
@@ -77,7 +77,7 @@ function openedImage(doc: Doc, block: ImageBlock, images: ReadonlyMap<string, Lo
     try {
       image = (loaded.png && embeddablePng(loaded.png, `P${opened.size + 1}`)) || openImage(doc, loaded.bytes);
     } catch (err) {
-      throw new ToolError(`${block.field}: the image could not be decoded (${err instanceof Error ? err.message : String(err)}); check that the file is a valid PNG or JPEG`, { cause: err });
+      throw new ToolError(`${block.field}: the image could not be decoded (${errorMessage(err)}); check that the file is a valid PNG or JPEG`, { cause: err });
     }
     opened.set(key, image);
   }

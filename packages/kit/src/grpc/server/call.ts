@@ -1,6 +1,7 @@
 import { constants, type ServerHttp2Stream } from "node:http2";
 import { encodeGrpcMessage, Status, type StatusError } from "./status.js";
 import type { MethodDefinition, RequestStream, ResponseStream, SingleRequestCall } from "./types.js";
+import { errorMessage } from "../../errors.js";
 
 const RESPONSE_HEADERS = { ":status": 200, "content-type": "application/grpc" };
 // Below this a message and its 5-byte prefix go out as one buffer (one copy of a small message is
@@ -97,7 +98,7 @@ export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req
     try {
       bytes = this.#method.responseSerialize(message);
     } catch (err) {
-      this.abort({ code: Status.INTERNAL, details: `cannot serialize the response: ${err instanceof Error ? err.message : String(err)}` });
+      this.abort({ code: Status.INTERNAL, details: `cannot serialize the response: ${errorMessage(err)}` });
       return;
     }
     if (bytes.byteLength > this.#maxSendBytes) {

@@ -4,6 +4,7 @@ import { inflate } from "./inflate.js";
 import { MessageReader, MessageTooLarge, type RawMessage } from "./message-reader.js";
 import { Status } from "./status.js";
 import type { MethodDefinition } from "./types.js";
+import { errorMessage } from "../../errors.js";
 
 // Handlers are checked against their method where they are added.
 export type AnyHandler = (call: any, respond: any) => void;
@@ -46,7 +47,7 @@ export function dispatch<Req, Res>(stream: ServerHttp2Stream, call: Call<Req, Re
     try {
       message = method.requestDeserialize(bytes);
     } catch (err) {
-      call.abort({ code: Status.INTERNAL, details: `cannot parse the request message: ${err instanceof Error ? err.message : String(err)}` });
+      call.abort({ code: Status.INTERNAL, details: `cannot parse the request message: ${errorMessage(err)}` });
       return;
     }
     onRequest(message);
