@@ -1,6 +1,7 @@
 import PDFDocument from "pdfkit";
 import { describe, expect, it } from "vitest";
-import { type EmbeddedFont, num, plainLine, widthInFace } from "./font-encoding.js";
+import { type EmbeddedFont, plainLine, widthInFace } from "./font-encoding.js";
+import { num } from "./pdf-values.js";
 import { fonts, registerFaces } from "./fonts.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { brokenHeight } from "./line-break.js";

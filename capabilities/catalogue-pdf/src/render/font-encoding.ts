@@ -1,6 +1,7 @@
 import type { CidSubset, FontFace } from "../text/font-face.js";
 import type { ScaledPosition, ScaledRun, ShapedGlyph } from "../text/shaping.js";
 import { ByteWriter } from "./byte-writer.js";
+import { num } from "./pdf-values.js";
 
 // pdfkit's EmbeddedFont lays a string out word by word, concatenating each word's glyphs and positions
 // onto copies of the arrays so far, and writes each glyph's code as a new string: a line of 15 words made
@@ -171,9 +172,6 @@ export function startLine(): ByteWriter {
   return line;
 }
 const line = new ByteWriter();
-
-/** pdfkit's number format in content streams. */
-export const num = (n: number) => Math.round(n * 1e6) / 1e6;
 
 const HEX: string[] = [];
 

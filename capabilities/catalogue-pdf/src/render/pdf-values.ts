@@ -85,9 +85,12 @@ export function writeValue(w: ByteWriter, value: unknown): void {
   }
 }
 
-/** PDFObject.number: rounded to six decimals (written as String() writes the result). */
+/** pdfkit's number format, in objects and content streams alike: rounded to six decimals. */
+export const num = (n: number) => Math.round(n * 1e6) / 1e6;
+
+/** PDFObject.number: `num`, refusing what String() would write in exponent form. */
 function pdfNumber(n: number): number {
-  if (n > -1e21 && n < 1e21) return Math.round(n * 1e6) / 1e6;
+  if (n > -1e21 && n < 1e21) return num(n);
   throw new Error(`unsupported number: ${n}`);
 }
 

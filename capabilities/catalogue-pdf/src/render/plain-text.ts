@@ -1,5 +1,6 @@
 import type { Doc } from "./doc.js";
-import { encodesOurWay, num, type PlainLine, startLine, writePlainLine } from "./font-encoding.js";
+import { encodesOurWay, type PlainLine, startLine, writePlainLine } from "./font-encoding.js";
+import { num } from "./pdf-values.js";
 
 // One line of text in the current font and size, written as pdfkit's `_fragment` writes it (the same
 // operators, byte for byte) in one go: pdfkit's text call parses options, measures the text a second time,
