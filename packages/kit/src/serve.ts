@@ -60,13 +60,15 @@ async function start(capability: Capability, options: ServeOptions, env: Record<
   });
   const { log } = runtime;
   // The orchestrator's 16 MiB each way, the receive bound narrowed to the largest request the tools take,
-  // and concurrent streams per connection bounded (HTTP/2 clients queue the rest), from the capability's
-  // limits (`limits/args-bounds.ts`, issue 10 items 1 and 4).
+  // and concurrent streams per connection bounded (the rest wait unread, then are refused), from the
+  // capability's limits (`limits/args-bounds.ts`, issue 10 items 1 and 4).
+  const streams = maxStreams(capability.limits);
   const server = new GrpcServer({
     maxReceiveBytes: maxRequestBytes(capability.tools.values(), capability.limits),
     maxSendBytes: MAX_MESSAGE_BYTES,
     // Requests are buffered whole before a handler sees them: bounding streams bounds that memory.
-    maxConcurrentStreams: maxStreams(capability.limits),
+    maxConcurrentStreams: streams.running,
+    maxWaitingStreams: streams.waiting,
     onHandlerError: (method, error) => log.error("handler threw", { method, error: errorMessage(error) }),
     onConnectionError: (error) => log.debug("connection failed", { error: errorMessage(error) }),
   });

@@ -90,7 +90,13 @@ describe("hostile connections", () => {
 describe("handlers that throw", () => {
   it("answer their call with INTERNAL, report the error, and the server goes on", async () => {
     const errors: string[] = [];
-    const server = new GrpcServer({ maxReceiveBytes: 1024, maxSendBytes: 1024, maxConcurrentStreams: 10, onHandlerError: (method, error) => errors.push(`${method}: ${(error as Error).message}`) });
+    const server = new GrpcServer({
+      maxReceiveBytes: 1024,
+      maxSendBytes: 1024,
+      maxConcurrentStreams: 10,
+      maxWaitingStreams: 10,
+      onHandlerError: (method, error) => errors.push(`${method}: ${(error as Error).message}`),
+    });
     let calls = 0;
     server.addService(HealthService, {
       check: (_call, respond) => {

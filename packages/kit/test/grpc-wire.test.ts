@@ -5,8 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { CAPABILITY_SERVICE_NAME, UploadInputArtifactChunk, UploadInputArtifactResponse } from "@selu-catalogue/proto";
 import { HealthCheckRequest, reflectionV1 } from "@selu-catalogue/proto/standard";
 import { describe, expect, it } from "vitest";
-import { maxStreams } from "../src/limits/args-bounds.ts";
-import { observed, testCapability } from "./fixtures/capability.ts";
+import { observed } from "./fixtures/capability.ts";
 import { answer, connect, frame, INVOKE_PATH, invokeBytes, invokeResult, open, rawCall, send, servedOverRawHttp2 } from "./fixtures/raw-call.ts";
 
 const served = servedOverRawHttp2();
@@ -97,13 +96,6 @@ describe("answers", () => {
 });
 
 describe("bounds", () => {
-  it("advertises the capability's bound on concurrent streams per connection", async () => {
-    const other = connect(`127.0.0.1:${served.h.server.port}`);
-    await new Promise((resolve) => other.once("remoteSettings", resolve));
-    expect(other.remoteSettings.maxConcurrentStreams).toBe(maxStreams(testCapability.limits));
-    other.close();
-  });
-
   it("refuses a message from its length prefix, before any of its bytes arrive, naming the bound", async () => {
     const stream = open(served.session, INVOKE_PATH);
     const answered = answer(stream);

@@ -44,10 +44,11 @@ function transferStreams(limits: Readonly<Limits>): number {
 }
 
 /**
- * HTTP/2 streams one connection may hold open (the one place that decides it): the calls that run and
- * wait, and room for transfers. A client past it waits for a stream (HTTP/2 flow control) instead of
- * having its request buffered.
+ * HTTP/2 streams one connection may run at once (the one place that decides it): the calls that run and
+ * wait, and room for transfers. As many again may wait behind them unread, each holding at most one
+ * flow-control window of its request; clients are told the sum and queue the rest themselves.
  */
-export function maxStreams(limits: Readonly<Limits>): number {
-  return limits.calls.max + limits.calls.maxWaiting + transferStreams(limits);
+export function maxStreams(limits: Readonly<Limits>): { running: number; waiting: number } {
+  const running = limits.calls.max + limits.calls.maxWaiting + transferStreams(limits);
+  return { running, waiting: running };
 }

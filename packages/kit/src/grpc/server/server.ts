@@ -1,5 +1,6 @@
 import http2, { type Http2Server, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { AddressInfo } from "node:net";
+import { StreamAdmission } from "./admission.js";
 import { answerTrailersOnly, Call, stopInbound } from "./call.js";
 import { dispatch, type AnyHandler } from "./dispatch.js";
 import { Status } from "./status.js";
@@ -11,8 +12,10 @@ export interface GrpcServerOptions {
   maxReceiveBytes: number;
   /** The largest response message sent, in bytes. */
   maxSendBytes: number;
-  /** HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS per connection (clients queue the rest). */
+  /** Streams one connection runs at once (calls, transfers, health checks). */
   maxConcurrentStreams: number;
+  /** Streams past those that wait, unread, for one to close; one more is refused (RESOURCE_EXHAUSTED). */
+  maxWaitingStreams: number;
   /** Told about a handler that threw (a bug: its call answers INTERNAL, the server goes on). */
   onHandlerError?(method: string, error: unknown): void;
   /** Told about a connection that failed, or an accept error (the server goes on). */
@@ -43,14 +46,14 @@ export class GrpcServer {
     this.#options = options;
     this.#server = http2.createServer({
       // The header list bound is advertised to clients and enforced on what arrives (a larger list
-      // resets its stream); gRPC's own headers and Selu's metadata are a few hundred bytes.
-      settings: { maxConcurrentStreams: options.maxConcurrentStreams, maxHeaderListSize: MAX_HEADER_LIST_BYTES },
+      // resets its stream); gRPC's own headers and Selu's metadata are a few hundred bytes. The streams
+      // advertised are those that run and those that wait (StreamAdmission decides which is which).
+      settings: { maxConcurrentStreams: options.maxConcurrentStreams + options.maxWaitingStreams, maxHeaderListSize: MAX_HEADER_LIST_BYTES },
       // What a session may hold is bounded by the streams above and by our own read and write bounds;
       // Node's own cap (10 MB by default) refuses new streams under load, as grpc-js found.
       maxSessionMemory: Number.MAX_SAFE_INTEGER,
     });
     this.#server.on("session", (session) => this.#track(session));
-    this.#server.on("stream", (stream, headers) => this.#onStream(stream, headers));
     // A broken or hostile connection ends its own calls ('close' on each), never the process: Node
     // reports every session's error here.
     this.#server.on("sessionError", (error) => this.#options.onConnectionError?.(error));
@@ -95,7 +98,9 @@ export class GrpcServer {
   }
 
   #track(session: Http2Session): void {
+    const admission = new StreamAdmission(this.#options.maxConcurrentStreams, this.#options.maxWaitingStreams);
     this.#sessions.add(session);
+    session.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => this.#onStream(stream, headers, admission));
     session.once("close", () => {
       this.#sessions.delete(session);
       this.#checkDrained();
@@ -111,7 +116,7 @@ export class GrpcServer {
     done();
   }
 
-  #onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
+  #onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, admission: StreamAdmission): void {
     // A reset or a lost connection shows as the stream's 'close', which the call turns into cancellation.
     stream.on("error", noop);
     const contentType = headers["content-type"];
@@ -139,11 +144,16 @@ export class GrpcServer {
       call.setDeadline(ms);
     }
     const encoding = headers["grpc-encoding"];
-    dispatch(stream, call, route.method, route.handler, {
-      maxReceiveBytes: this.#options.maxReceiveBytes,
-      encoding: typeof encoding === "string" ? encoding : undefined,
-      onHandlerError: (method, error) => this.#options.onHandlerError?.(method, error),
-    });
+    // The deadline runs from arrival, waiting included; a call that ended while waiting is not started.
+    const start = () => {
+      if (call.finished) return;
+      dispatch(stream, call, route.method, route.handler, {
+        maxReceiveBytes: this.#options.maxReceiveBytes,
+        encoding: typeof encoding === "string" ? encoding : undefined,
+        onHandlerError: (method, error) => this.#options.onHandlerError?.(method, error),
+      });
+    };
+    if (!admission.admit(stream, start)) call.abort({ code: Status.RESOURCE_EXHAUSTED, details: admission.refusal() });
   }
 }
 

@@ -1,0 +1,102 @@
+// How the kit's gRPC server shares one connection between its streams (src/grpc/server/admission.ts): a
+// bounded number run, as many again wait unread. Until 26 Nov the bound was only HTTP/2's
+// SETTINGS_MAX_CONCURRENT_STREAMS, and Node reset a queued call that a client sent as it cancelled
+// another (RESOURCE_EXHAUSTED "Bandwidth exhausted"): the grpc-js test below failed 3 times in 4.
+import type { ClientHttp2Stream } from "node:http2";
+import { setTimeout as sleep } from "node:timers/promises";
+import { credentials } from "@grpc/grpc-js";
+import { HealthCheckRequest, HealthClient, HealthService } from "@selu-catalogue/proto/standard";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GrpcServer, Status } from "../src/grpc/server/index.ts";
+import { answer, connect, frame, open } from "./fixtures/raw-call.ts";
+
+const RUNNING = 2;
+const WAITING = 2;
+const CHECK_PATH = "/grpc.health.v1.Health/Check";
+
+/** Checks of service "slow" never answer; each other check answers at once. */
+const seen = { started: 0, cancelled: 0 };
+let server: GrpcServer;
+let address: string;
+
+beforeAll(async () => {
+  server = new GrpcServer({ maxReceiveBytes: 4 * 1024 * 1024, maxSendBytes: 1024, maxConcurrentStreams: RUNNING, maxWaitingStreams: WAITING });
+  server.addService(HealthService, {
+    check: (call, respond) => {
+      seen.started += 1;
+      if (call.request.service !== "slow") return respond(null, { status: 1 });
+      call.onCancel(() => (seen.cancelled += 1));
+    },
+    watch: () => {},
+    list: (_call, respond) => respond(null, { statuses: {} }),
+  });
+  address = `127.0.0.1:${await server.listen("127.0.0.1", 0)}`;
+});
+
+afterAll(() => server.forceShutdown());
+
+const checkBytes = (service: string) => frame(HealthCheckRequest.encode({ service }).finish());
+
+/** A raw Check that stays open: its request is sent but never ended. */
+function slowCall(session: ReturnType<typeof connect>): ClientHttp2Stream {
+  const stream = open(session, CHECK_PATH);
+  stream.end(checkBytes("slow"));
+  return stream;
+}
+
+describe("streams on one connection", () => {
+  it("advertises the streams that run and those that wait", async () => {
+    const session = connect(address);
+    await new Promise((resolve) => session.once("remoteSettings", resolve));
+    expect(session.remoteSettings.maxConcurrentStreams).toBe(RUNNING + WAITING);
+    session.close();
+  });
+
+  it("runs waiting calls in the slots of calls the client cancels, sent in the same breath (grpc-js)", async () => {
+    for (let round = 0; round < 20; round++) {
+      const client = new HealthClient(address, credentials.createInsecure());
+      const slow = Array.from({ length: RUNNING }, () => client.check({ service: "slow" }, () => {}));
+      await sleep(10);
+      const queued = Array.from({ length: WAITING }, () => new Promise<unknown>((resolve) => client.check({ service: "" }, (err, res) => resolve(err ? err.message : res))));
+      await sleep(10);
+      for (const call of slow) call.cancel();
+      expect(await Promise.all(queued)).toEqual(Array.from({ length: WAITING }, () => ({ status: 1 })));
+      client.close();
+    }
+  });
+
+  it("reads a waiting call's request no further than one flow-control window until it runs", async () => {
+    const session = connect(address);
+    const slow = Array.from({ length: RUNNING }, () => slowCall(session));
+    await sleep(50);
+    const started = seen.started;
+    const waiting = open(session, CHECK_PATH);
+    const answered = answer(waiting);
+    let sent = false;
+    // 1 MiB: past the 64 KiB window, so the write completes only once the server reads.
+    waiting.write(checkBytes("w".repeat(1024 * 1024)), () => (sent = true));
+    waiting.end();
+    await sleep(300);
+    expect(sent).toBe(false);
+    expect(seen.started).toBe(started);
+    slow[0]!.close();
+    expect(await answered).toMatchObject({ grpcStatus: Status.OK });
+    expect(sent).toBe(true);
+    session.destroy();
+  });
+
+  it("counts a waiting call's deadline from its arrival, and never starts a call that ended while waiting", async () => {
+    const session = connect(address);
+    const slow = Array.from({ length: RUNNING }, () => slowCall(session));
+    await sleep(50);
+    const started = seen.started;
+    const waiting = open(session, CHECK_PATH, { "grpc-timeout": "100m" });
+    const answered = answer(waiting);
+    waiting.end(checkBytes(""));
+    expect(await answered).toMatchObject({ grpcStatus: Status.DEADLINE_EXCEEDED });
+    for (const stream of slow) stream.close();
+    await sleep(50);
+    expect(seen.started).toBe(started);
+    session.destroy();
+  });
+});
