@@ -8,7 +8,8 @@ import type { ServerHttp2Stream } from "node:http2";
  * "RESOURCE_EXHAUSTED: Bandwidth exhausted"). The server advertises `running + waiting`, and here a stream
  * counts until it is closed, which Node marks as soon as it reads the frame that closes it. Streams past
  * `running` wait, unread: each holds its headers and at most one flow-control window (64 KiB) of its
- * request. A stream past those, from a client that ignores the advertised bound, is refused.
+ * request. A stream past those, from a client that ignores the advertised bound, is refused. (Node's
+ * check still stands at `running + waiting`: a client meets it only with that many streams in flight.)
  */
 export class StreamAdmission {
   readonly #maxRunning: number;
