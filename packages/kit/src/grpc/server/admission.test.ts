@@ -50,6 +50,16 @@ describe("StreamAdmission", () => {
     expect(offer("c").admitted).toBe(false);
   });
 
+  it("never starts a waiting stream already closed, when a slot frees (a connection cut closes all at once)", () => {
+    const { started, offer } = admission(1, 2);
+    const a = offer("a");
+    const b = offer("b");
+    offer("c");
+    b.stream.reset();
+    a.stream.close();
+    expect(started).toEqual(["a", "c"]);
+  });
+
   it("drops a waiting stream that closes, and keeps its place for the next", () => {
     const { started, offer } = admission(1, 1);
     const a = offer("a");

@@ -62,7 +62,8 @@ export class StreamAdmission {
     for (const [stream, start] of this.#waiting) {
       if (this.#running.size >= this.#maxRunning) return;
       this.#waiting.delete(stream);
-      this.#run(stream, start);
+      // Closed, its 'close' not yet run (a connection cut closes every stream at once): nothing to start.
+      if (!stream.closed) this.#run(stream, start);
     }
   }
 }
