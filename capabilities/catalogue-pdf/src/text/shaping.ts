@@ -91,11 +91,18 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
     hb.shape(font.hb, buffer);
     // Infos and positions apart: harfbuzzjs's combined getter defines four properties on every glyph.
-    return toRun(text, buffer.getGlyphInfos(), buffer.getGlyphPositions(), glyphOf);
+    const places = buffer.getGlyphPositions();
+    return { glyphs: glyphsOf(text, buffer.getGlyphInfos(), places, glyphOf), places };
   };
   const forcedRightToLeft = (features: unknown) => Array.isArray(features) && features.includes(RIGHT_TO_LEFT);
   const rightToLeft = (text: string, features: unknown) => forcedRightToLeft(features) || directionOf(text) === "rtl";
-  font.layout = (text: string, features?: unknown) => shape(text, rightToLeft(text, features));
+  font.layout = (text: string, features?: unknown) => {
+    const { glyphs, places } = shape(text, rightToLeft(text, features));
+    return new ShapedRun(
+      glyphs,
+      places.map(({ xAdvance, yAdvance, xOffset, yOffset }) => ({ xAdvance, yAdvance, xOffset, yOffset })),
+    );
+  };
   // Shaped words as pdfkit uses them, kept across documents (pdfkit's own cache lives for one document)
   // and shared by every caller, as pdfkit only reads them: a letter's words repeat from call to call, and
   // neither copying nor scaling them again makes garbage. Bounded in characters across every face (see
@@ -118,9 +125,10 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     if (run) return run;
     const rtl = forced || directionOf(text) === "rtl";
     const key = rtl ? `\u0000${text}` : text;
-    run = current().get(key);
+    if (rtl) run = current().get(key);
     if (!run) {
-      run = scaled(shape(text, rtl), scale);
+      const { glyphs, places } = shape(text, rtl);
+      run = scaled(glyphs, places, scale);
       if (text.length <= MAX_CACHED_WORD_CHARS) {
         sharedRuns.add(text.length);
         current().set(ownString(key), run);
@@ -136,7 +144,8 @@ export function shapeWithHarfBuzz(font: FontFace): void {
  * to the text of every document that left a word in the cache, up to 200,000 characters each.
  */
 function ownString(text: string): string {
-  return structuredClone(text);
+  // Shorter ones are copies already: V8 cuts (and joins) strings as views only from 13 characters on.
+  return text.length < 13 ? text : structuredClone(text);
 }
 
 /** Longer words are not kept: real words are short, and a long "word" is hashes or base64. */
@@ -162,16 +171,17 @@ export const sharedRuns = {
   },
 };
 
-/** `run` as pdfkit's `layoutRun` makes it (the same multiplications, so the same numbers). */
-function scaled(run: ShapedRun, scale: number): ScaledRun {
-  const positions: ScaledPosition[] = [];
+/** Shaped glyphs as pdfkit's `layoutRun` makes their run (the same multiplications, so the same numbers). */
+function scaled(glyphs: ShapedGlyph[], places: readonly hb.GlyphPosition[], scale: number): ScaledRun {
+  const positions: ScaledPosition[] = new Array(places.length);
   let advanceWidth = 0;
-  run.positions.forEach((p, i) => {
+  for (let i = 0; i < places.length; i++) {
+    const p = places[i]!;
     const xAdvance = p.xAdvance * scale;
-    positions.push({ xAdvance, yAdvance: p.yAdvance * scale, xOffset: p.xOffset * scale, yOffset: p.yOffset * scale, advanceWidth: run.glyphs[i]!.advanceWidth * scale });
+    positions[i] = { xAdvance, yAdvance: p.yAdvance * scale, xOffset: p.xOffset * scale, yOffset: p.yOffset * scale, advanceWidth: glyphs[i]!.advanceWidth * scale };
     advanceWidth += xAdvance;
-  });
-  return { glyphs: run.glyphs, positions, advanceWidth };
+  }
+  return { glyphs, positions, advanceWidth };
 }
 
 /**
@@ -183,7 +193,9 @@ function scaled(run: ShapedRun, scale: number): ScaledRun {
  * DejaVu Latin "A" and Greek "Α" with one): each further meaning gets an id of its own (above
  * VARIANT), which the document writes as a code of its own mapped to the same glyph.
  */
-function toRun(text: string, infos: readonly hb.GlyphInfo[], places: readonly hb.GlyphPosition[], glyphOf: (id: number, text: string) => ShapedGlyph): ShapedRun {
+function glyphsOf(text: string, infos: readonly hb.GlyphInfo[], places: readonly hb.GlyphPosition[], glyphOf: (id: number, text: string) => ShapedGlyph): ShapedGlyph[] {
+  // Most words: a glyph per UTF-16 unit, in order (no ligature, mark, surrogate pair or reordering).
+  if (infos.length === text.length && infos.every((g, i) => g.cluster === i)) return infos.map((g, i) => glyphOf(g.codepoint, text[i]!));
   const starts = [...new Set(infos.map((g) => g.cluster))].sort((a, b) => a - b);
   const endOf = new Map(starts.map((start, i) => [start, starts[i + 1] ?? text.length]));
   const base = new Map<number, number>();
@@ -191,29 +203,30 @@ function toRun(text: string, infos: readonly hb.GlyphInfo[], places: readonly hb
     const chosen = base.get(g.cluster);
     if (chosen === undefined || (!places[chosen]!.xAdvance && places[i]!.xAdvance)) base.set(g.cluster, i);
   });
-  const glyphs: ShapedGlyph[] = [];
-  const positions: ShapedPosition[] = [];
-  infos.forEach((g, i) => {
-    glyphs.push(glyphOf(g.codepoint, base.get(g.cluster) === i ? text.slice(g.cluster, endOf.get(g.cluster)) : ""));
-    const { xAdvance, yAdvance, xOffset, yOffset } = places[i]!;
-    positions.push({ xAdvance, yAdvance, xOffset, yOffset });
-  });
-  return new ShapedRun(glyphs, positions);
+  return infos.map((g, i) => glyphOf(g.codepoint, base.get(g.cluster) === i ? text.slice(g.cluster, endOf.get(g.cluster)) : ""));
 }
 
 /** The glyph objects of one font, one per (glyph, characters) pair. */
 function glyphTable(font: FontFace): (id: number, text: string) => ShapedGlyph {
+  // Most glyphs stand for one UTF-16 unit: those are found by a number, without building a string.
+  const single = new Map<number, ShapedGlyph>();
   const glyphs = new Map<string, ShapedGlyph>();
   const meanings = new Map<number, number>();
+  const meaning = (id: number, text: string): ShapedGlyph => {
+    const variant = meanings.get(id) ?? 0;
+    meanings.set(id, variant + 1);
+    return { id: id + variant * VARIANT, advanceWidth: font.getGlyph(id).advanceWidth, codePoints: Array.from(text, (c) => c.codePointAt(0)!) };
+  };
   return (id, text) => {
+    if (text.length === 1) {
+      const key = id * 0x10000 + text.charCodeAt(0);
+      let glyph = single.get(key);
+      if (!glyph) single.set(key, (glyph = meaning(id, text)));
+      return glyph;
+    }
     const key = `${id}:${text}`;
     let glyph = glyphs.get(key);
-    if (!glyph) {
-      const meaning = meanings.get(id) ?? 0;
-      meanings.set(id, meaning + 1);
-      glyph = { id: id + meaning * VARIANT, advanceWidth: font.getGlyph(id).advanceWidth, codePoints: Array.from(text, (c) => c.codePointAt(0)!) };
-      glyphs.set(ownString(key), glyph); // a long cluster's key would be a view into its paragraph too
-    }
+    if (!glyph) glyphs.set(ownString(key), (glyph = meaning(id, text))); // a long cluster's key would be a view into its paragraph too
     return glyph;
   };
 }
