@@ -19,7 +19,19 @@ export function deflate(bytes: Uint8Array | string): Buffer {
  */
 export const MIN_DEFLATED = 1024;
 
+/** A stream's bytes as they are written: deflated unless short. */
+export interface Packed {
+  data: Buffer;
+  deflated: boolean;
+}
+
+/** `bytes` as a stream holds them: deflated unless shorter than MIN_DEFLATED. */
+export function packed(bytes: Buffer): Packed {
+  return bytes.length < MIN_DEFLATED ? { data: bytes, deflated: false } : { data: deflate(bytes), deflated: true };
+}
+
 /** A stream's bytes and the filter entry to write in its dictionary: deflated unless short. */
 export function streamBytes(bytes: Buffer): { data: Buffer; filter: string } {
-  return bytes.length < MIN_DEFLATED ? { data: bytes, filter: "" } : { data: deflate(bytes), filter: " /Filter /FlateDecode" };
+  const { data, deflated } = packed(bytes);
+  return { data, filter: deflated ? " /Filter /FlateDecode" : "" };
 }

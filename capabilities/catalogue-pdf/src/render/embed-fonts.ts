@@ -1,7 +1,7 @@
 import { type CidSubset, FontFace, VARIANT } from "../text/font-face.js";
 import { subsetFont } from "./font-subset.js";
 import type { Doc } from "./doc.js";
-import { deflate } from "./deflate.js";
+import { deflate, packed, type Packed } from "./deflate.js";
 import { endSerialised } from "./pdf-objects.js";
 import type { PdfRef } from "./pdf-ref.js";
 import { serialize } from "./pdf-values.js";
@@ -28,11 +28,11 @@ export interface FontFile {
   newId: ReadonlyMap<number, number>;
 }
 
-/** The streams of one font in one document, deflated: its program, its codes' glyphs and their text. */
+/** The streams of one font in one document: its program (deflated), its codes' glyphs and their text. */
 interface Embedding {
   file: FontFile;
-  cidToGid: Buffer;
-  toUnicode: Buffer;
+  cidToGid: Packed;
+  toUnicode: Packed;
   /** The codes' widths as last written, and their /W array serialised (a number each: most of the font's dictionaries). */
   widths?: { of: readonly number[]; serialised: string };
 }
@@ -66,10 +66,11 @@ export function embedOwnFonts(doc: Doc): void {
 
 function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
   const ref = (data: Record<string, unknown>) => (doc as unknown as { ref(data: Record<string, unknown>): PdfRef }).ref(data);
-  // Streams already deflated: pdfkit compresses only a stream without a Filter.
-  const stream = (bytes: Buffer, data: Record<string, unknown> = {}) => {
-    const written = ref({ Filter: "FlateDecode", ...data });
-    written.end(bytes);
+  // Streams packed already (render/deflate.ts): pdfkit would deflate one without a Filter again.
+  const stream = ({ data, deflated }: Packed, entries: Record<string, unknown> = {}) => {
+    const written = ref(deflated ? { Filter: "FlateDecode", ...entries } : entries);
+    written.compress = false;
+    written.end(data);
     return written;
   };
   const found = embedding(face, font.subset.ids, font.unicode);
@@ -77,7 +78,7 @@ function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
   // The subset tag pdfkit derives from the font's id (F1 → BZZZZZ), as its own embed does.
   const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((font.id.charCodeAt(i) || 73) + 17)).join("");
   const name = `${tag}+${face.postscriptName.replaceAll(" ", "_")}`;
-  const fontFile = stream(file.deflated, { Length1: file.length });
+  const fontFile = stream({ data: file.deflated, deflated: true }, { Length1: file.length });
   const descriptor = ref({});
   endSerialised(descriptor, `${descriptorOf(face, font, name)}\n/FontFile2 ${fontFile}\n>>`);
   // Written in order: the map's stream is numbered before the dictionary that refers to it, as pdfkit would.
@@ -155,11 +156,15 @@ function embedding(face: FontFace, ids: readonly number[], unicode: readonly num
     const file = fontFile(face, ids);
     const map = Buffer.alloc(ids.length * 2);
     ids.forEach((id, cid) => map.writeUInt16BE(file.newId.get(id % VARIANT)!, cid * 2));
-    // Kept across documents, so in memory of their own (zlib's output of a few KiB is a view into a 64 KiB slab).
-    found = { file, cidToGid: ownMemory(deflate(map)), toUnicode: ownMemory(deflate(toUnicodeCmap(unicode))) };
+    // Kept across documents, so in memory of their own (zlib's output of a few KiB is a view into a 64 KiB
+    // slab, a short string's bytes one into Buffer's 8 KiB pool). A letter's two maps are left undeflated:
+    // zlib's fixed cost (30-40 µs each) would outweigh the few hundred bytes it saves.
+    found = { file, cidToGid: kept(packed(map)), toUnicode: kept(packed(Buffer.from(toUnicodeCmap(unicode), "latin1"))) };
   }
   return remember(cache, key, found);
 }
+
+const kept = ({ data, deflated }: Packed): Packed => ({ data: ownMemory(data), deflated });
 
 /** The font program for `ids` (any order, repeats and variants allowed), from the cache when it can. */
 export function fontFile(face: FontFace, ids: readonly number[]): FontFile {

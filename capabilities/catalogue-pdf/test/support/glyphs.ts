@@ -29,16 +29,16 @@ export async function drawnRuns(pdf: Uint8Array): Promise<DrawnRun[]> {
     const descriptor = cid.lookup(PDFName.of("FontDescriptor"), PDFDict);
     const file = descriptor.lookup(PDFName.of("FontFile2")) as PDFRawStream;
     const map = cid.lookup(PDFName.of("CIDToGIDMap"));
-    const gids = map instanceof PDFRawStream ? inflateSync(map.contents) : undefined;
+    const gids = map instanceof PDFRawStream ? decoded(map) : undefined;
     fonts.set(key.asString(), {
       name: String(descriptor.lookup(PDFName.of("FontName"))),
-      font: fontkit.create(Buffer.from(inflateSync(file.contents))) as fontkit.Font,
+      font: fontkit.create(decoded(file)) as fontkit.Font,
       gid: (code) => (gids ? gids.readUInt16BE(code * 2) : code),
     });
   }
   const contents = page.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r as PDFRef) as PDFRawStream) : [contents as unknown as PDFRawStream];
-  const text = streams.map((s) => inflateSync(s.contents).toString("latin1")).join("\n");
+  const text = streams.map((s) => decoded(s).toString("latin1")).join("\n");
   const runs: DrawnRun[] = [];
   let current: { name: string; font: fontkit.Font; gid: (cid: number) => number } | undefined;
   // One run per text object (BT … ET): pdfkit starts a new TJ for a glyph it moves off the baseline.
@@ -51,6 +51,12 @@ export async function drawnRuns(pdf: Uint8Array): Promise<DrawnRun[]> {
     if (current && ids.length > 0) runs.push({ font: current.name, outlines: ids.map((id) => current!.font.getGlyph(current!.gid(id)).path.toSVG()) });
   }
   return runs;
+}
+
+/** A stream's bytes, inflated if its dictionary names FlateDecode (short streams are written as they are). */
+function decoded(stream: PDFRawStream): Buffer {
+  const filter = stream.dict.get(PDFName.of("Filter"));
+  return filter === PDFName.of("FlateDecode") ? inflateSync(stream.contents) : Buffer.from(stream.contents);
 }
 
 /** The outlines of the glyphs Debian's hb-shape (an independent HarfBuzz) picks for `text` in `fontBytes`. */
