@@ -44,6 +44,14 @@ function slowCall(session: ReturnType<typeof connect>): ClientHttp2Stream {
   return stream;
 }
 
+/** A new connection whose running slots hold calls that never answer, and the checks started so far. */
+async function slotsFull() {
+  const session = connect(address);
+  const slow = Array.from({ length: RUNNING }, () => slowCall(session));
+  await sleep(50);
+  return { session, slow, started: seen.started };
+}
+
 describe("streams on one connection", () => {
   it("advertises the streams that run and those that wait", async () => {
     const session = connect(address);
@@ -66,10 +74,7 @@ describe("streams on one connection", () => {
   });
 
   it("reads a waiting call's request no further than one flow-control window until it runs", async () => {
-    const session = connect(address);
-    const slow = Array.from({ length: RUNNING }, () => slowCall(session));
-    await sleep(50);
-    const started = seen.started;
+    const { session, slow, started } = await slotsFull();
     const waiting = open(session, CHECK_PATH);
     const answered = answer(waiting);
     let sent = false;
@@ -86,10 +91,7 @@ describe("streams on one connection", () => {
   });
 
   it("counts a waiting call's deadline from its arrival, and never starts a call that ended while waiting", async () => {
-    const session = connect(address);
-    const slow = Array.from({ length: RUNNING }, () => slowCall(session));
-    await sleep(50);
-    const started = seen.started;
+    const { session, slow, started } = await slotsFull();
     const waiting = open(session, CHECK_PATH, { "grpc-timeout": "100m" });
     const answered = answer(waiting);
     waiting.end(checkBytes(""));
