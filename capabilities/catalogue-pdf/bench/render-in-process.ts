@@ -1,6 +1,6 @@
 // The side-by-side bench's documents (bench/side-by-side.ts) rendered in this process, from the build
 // (dist/, after `./dev build`), for the in-process benches.
-import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
+import { letterWithNewWords, sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
 
 type Args = ReturnType<typeof sampleReport> | ReturnType<typeof sampleLetter>;
 const { prepareDocument } = (await import(new URL("../dist/document/prepare.js", import.meta.url).href)) as {
@@ -11,9 +11,14 @@ const { renderDocument } = (await import(new URL("../dist/render/render-document
   renderDocument(prepared: unknown, images: Map<string, unknown>, options: Record<string, unknown>): Promise<{ bytes: Buffer; pages: number }>;
 };
 
-/** A function rendering the bench's letter or 20-page report (no images) once. */
-export function renderer(which: "letter" | "report") {
-  const args: Args = which === "report" ? sampleReport({ images: 0, rows: 40 }) : sampleLetter();
+/**
+ * A function rendering the bench's letter or 20-page report (no images) once; "new-words", the letter with
+ * other words each time (the side-by-side bench's letterWithNewWords).
+ */
+export function renderer(which: "letter" | "report" | "new-words") {
+  let round = 0;
+  const next = (): Args => (which === "report" ? sampleReport({ images: 0, rows: 40 }) : which === "new-words" ? letterWithNewWords(++round) : sampleLetter());
+  const args = next();
   const options = {
     pageSize: "A4",
     orientation: "portrait",
@@ -25,5 +30,5 @@ export function renderer(which: "letter" | "report") {
     maxBytes: 50 << 20,
     signal: new AbortController().signal,
   };
-  return () => renderDocument(prepareDocument(args, coverage()), new Map(), options);
+  return () => renderDocument(prepareDocument(which === "new-words" ? next() : args, coverage()), new Map(), options);
 }

@@ -5,7 +5,7 @@
 // (resident once the process has been quiet a few seconds, as an operator sees it between a model's turns),
 // the start-up peak, RSS after work, peak RSS at max_concurrent against each manifest's memory limit.
 import type { CallOutcome } from "@selu-catalogue/testkit";
-import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
+import { letterWithNewWords, sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
 import { manifest, startOurs, type Side } from "./ours.ts";
 import { PEER_MANIFEST, PEER_MEMORY_MB, startPeer, toPeerArgs } from "./peer.ts";
 
@@ -20,25 +20,6 @@ const SETTLE_MS = 3_000;
 type Doc = Parameters<typeof toPeerArgs>[0];
 const letter = sampleLetter() as Doc;
 
-const SYLLABLES = ["ber", "ka", "lin", "mo", "ner", "ri", "sch", "te", "ung", "va", "wal", "zu", "gen", "dor", "fe", "hau"];
-/**
- * The letter with each word of four letters or more replaced by one no earlier round used (the same for
- * both sides): a real letter's words are new to the process, and ours keeps shaped words and font subsets
- * from document to document, which the repeated letter always finds.
- */
-function letterWithNewWords(round: number): Doc {
-  let n = 0;
-  const word = () => {
-    let x = (round * 7919 + ++n) * 2654435761;
-    let w = "";
-    for (let i = 0; i < 3; i++, x = Math.floor(x / SYLLABLES.length)) w += SYLLABLES[x % SYLLABLES.length];
-    return w;
-  };
-  const renew = (text: string) => text.replace(/\p{L}{4,}/gu, word);
-  const doc = sampleLetter();
-  doc.sections[0]!.content = doc.sections[0]!.content.map((c) => (typeof c === "string" ? renew(c) : { ...c, items: c.items.map(renew) }));
-  return doc as Doc;
-}
 // No images: the peer fetches images only from public URLs, so the shared workload is text, lists and tables.
 const report = sampleReport({ images: 0, rows: 40 }) as Doc;
 
@@ -127,7 +108,7 @@ export async function sideBySide(peerServer: string, only?: "report") {
       f[c.name].letter.push(await timed(side, c.letter));
       f[c.name].letterWarm.push(await timed(side, c.letter));
       await sleep(IDLE_MS);
-      f[c.name].newWords.push(await timed(side, c.args(letterWithNewWords(round))));
+      f[c.name].newWords.push(await timed(side, c.args(letterWithNewWords(round) as Doc)));
     }
   }
   for (let round = 0; round < ROUNDS; round++) for (const { c, side } of order(round)) f[c.name].report.push(await timed(side, c.report));
