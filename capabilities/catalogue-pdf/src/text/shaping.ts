@@ -108,6 +108,17 @@ export function shapeWithHarfBuzz(font: FontFace): void {
   // neither copying nor scaling them again makes garbage. Bounded in characters across every face (see
   // `sharedRuns`), since what it holds outlives the documents that filled it.
   const scale = 1000 / font.unitsPerEm;
+  // A glyph set at its own advance, unmoved (most glyphs: no kerning, no mark), has one position object
+  // for every word it is in (positions are read, never changed).
+  const plainPositions = new Map<ShapedGlyph, ScaledPosition>();
+  const plain = (glyph: ShapedGlyph): ScaledPosition => {
+    let position = plainPositions.get(glyph);
+    if (!position) {
+      const advance = glyph.advanceWidth * scale;
+      plainPositions.set(glyph, (position = { xAdvance: advance, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: advance }));
+    }
+    return position;
+  };
   let cache = new Map<string, ScaledRun>();
   let generation = sharedRuns.generation;
   const current = () => {
@@ -128,7 +139,7 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     if (rtl) run = current().get(key);
     if (!run) {
       const { glyphs, places } = shape(text, rtl);
-      run = scaled(glyphs, places, scale);
+      run = scaled(glyphs, places, scale, plain);
       if (text.length <= MAX_CACHED_WORD_CHARS) {
         sharedRuns.add(text.length);
         current().set(ownString(key), run);
@@ -171,14 +182,21 @@ export const sharedRuns = {
   },
 };
 
-/** Shaped glyphs as pdfkit's `layoutRun` makes their run (the same multiplications, so the same numbers). */
-function scaled(glyphs: ShapedGlyph[], places: readonly hb.GlyphPosition[], scale: number): ScaledRun {
+/**
+ * Shaped glyphs as pdfkit's `layoutRun` makes their run (the same multiplications, so the same numbers);
+ * a glyph at its own advance and unmoved gets its shared position (`plain`).
+ */
+function scaled(glyphs: ShapedGlyph[], places: readonly hb.GlyphPosition[], scale: number, plain: (glyph: ShapedGlyph) => ScaledPosition): ScaledRun {
   const positions: ScaledPosition[] = new Array(places.length);
   let advanceWidth = 0;
   for (let i = 0; i < places.length; i++) {
     const p = places[i]!;
+    const glyph = glyphs[i]!;
     const xAdvance = p.xAdvance * scale;
-    positions[i] = { xAdvance, yAdvance: p.yAdvance * scale, xOffset: p.xOffset * scale, yOffset: p.yOffset * scale, advanceWidth: glyphs[i]!.advanceWidth * scale };
+    positions[i] =
+      p.xAdvance === glyph.advanceWidth && p.yAdvance === 0 && p.xOffset === 0 && p.yOffset === 0
+        ? plain(glyph)
+        : { xAdvance, yAdvance: p.yAdvance * scale, xOffset: p.xOffset * scale, yOffset: p.yOffset * scale, advanceWidth: glyph.advanceWidth * scale };
     advanceWidth += xAdvance;
   }
   return { glyphs, positions, advanceWidth };
