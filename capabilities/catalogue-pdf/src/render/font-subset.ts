@@ -37,17 +37,20 @@ export function subsetFont(bytes: Uint8Array, glyphs: Iterable<number>): Subset 
   const closure = glyphClosure(glyf, start, count, glyphs);
   const newId = new Map(closure.map((id, i) => [id, i]));
 
-  const pieces = closure.map((id) => glyphWithoutInstructions(new Uint8Array(glyf.buffer, glyf.byteOffset + start(id), start(id + 1) - start(id)), newId));
-  const glyfOut = new Uint8Array(pieces.reduce((sum, p) => sum + align2(p.length), 0));
+  // Each glyph is measured, then copied straight into the new glyf table (no array of its own).
+  const lengths = closure.map((id) => lengthWithoutInstructions(glyf, start(id), start(id + 1)));
+  const glyfOut = new Uint8Array(lengths.reduce((sum, length) => sum + align2(length), 0));
   // Short offsets (half the byte offset) where they reach, as fonts write them.
   const short = glyfOut.length < 0x20000;
   const locaOut = new DataView(new ArrayBuffer((closure.length + 1) * (short ? 2 : 4)));
   const setOffset = (i: number, offset: number) => (short ? locaOut.setUint16(i * 2, offset / 2) : locaOut.setUint32(i * 4, offset));
+  const from = { view: glyf, bytes: new Uint8Array(glyf.buffer, glyf.byteOffset, glyf.byteLength) };
+  const to = { view: new DataView(glyfOut.buffer), bytes: glyfOut };
   let at = 0;
-  pieces.forEach((piece, i) => {
+  closure.forEach((id, i) => {
     setOffset(i, at);
-    glyfOut.set(piece, at);
-    at += align2(piece.length);
+    copyWithoutInstructions(from, start(id), start(id + 1), to, at, newId);
+    at += align2(lengths[i]!);
   });
   setOffset(closure.length, at);
 
@@ -103,35 +106,54 @@ function componentLength(flags: number): number {
   return 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2) + (flags & WE_HAVE_A_SCALE ? 2 : flags & WE_HAVE_AN_X_AND_Y_SCALE ? 4 : flags & WE_HAVE_A_TWO_BY_TWO ? 8 : 0);
 }
 
-/** A glyph's bytes without its instructions; a composite's components renumbered. */
-function glyphWithoutInstructions(glyph: Uint8Array, newId: ReadonlyMap<number, number>): Uint8Array {
-  if (glyph.length === 0) return glyph;
-  const view = new DataView(glyph.buffer, glyph.byteOffset, glyph.byteLength);
-  const contours = view.getInt16(0);
-  if (contours >= 0) {
-    // Header, end points of the contours, then the instructions' length and the instructions.
-    const lengthAt = 10 + contours * 2;
-    const instructions = view.getUint16(lengthAt);
-    const out = new Uint8Array(glyph.length - instructions);
-    out.set(glyph.subarray(0, lengthAt));
-    out.set(glyph.subarray(lengthAt + 2 + instructions), lengthAt + 2);
-    return out;
-  }
-  let p = 10;
-  const parts: number[] = [];
+/** The length of the glyph at `from..to` of glyf without its instructions. */
+function lengthWithoutInstructions(glyf: DataView, from: number, to: number): number {
+  if (to === from) return 0;
+  const contours = glyf.getInt16(from);
+  // A simple glyph: header, end points of the contours, the instructions' length and the instructions.
+  if (contours >= 0) return to - from - glyf.getUint16(from + 10 + contours * 2);
+  // A composite: its components, then (if flagged) the instructions, which are left out.
+  return compositeEnd(glyf, from) - from;
+}
+
+/** Where a composite glyph's components end (its instructions, if any, follow). */
+function compositeEnd(glyf: DataView, from: number): number {
+  let p = from + 10;
   for (;;) {
-    const flags = view.getUint16(p);
-    parts.push(p);
+    const flags = glyf.getUint16(p);
     p += componentLength(flags);
-    if (!(flags & MORE_COMPONENTS)) break;
+    if (!(flags & MORE_COMPONENTS)) return p;
   }
-  const out = glyph.slice(0, p);
-  const outView = new DataView(out.buffer);
-  for (const at of parts) {
-    outView.setUint16(at, outView.getUint16(at) & ~WE_HAVE_INSTRUCTIONS);
-    outView.setUint16(at + 2, newId.get(outView.getUint16(at + 2))!);
+}
+
+/** A table's bytes, and a view to read and write its numbers. */
+interface Table {
+  view: DataView;
+  bytes: Uint8Array;
+}
+
+/**
+ * Copies the glyph at `start..end` of glyf (`from`) into `to` at `at` without its instructions, a
+ * composite's components renumbered by `newId`.
+ */
+function copyWithoutInstructions(from: Table, start: number, end: number, to: Table, at: number, newId: ReadonlyMap<number, number>): void {
+  if (end === start) return;
+  const contours = from.view.getInt16(start);
+  if (contours >= 0) {
+    // Header and end points, a zero instructions' length (`to` is zeroed), then the outline.
+    const lengthAt = start + 10 + contours * 2;
+    to.bytes.set(from.bytes.subarray(start, lengthAt), at);
+    to.bytes.set(from.bytes.subarray(lengthAt + 2 + from.view.getUint16(lengthAt), end), at + (lengthAt - start) + 2);
+    return;
   }
-  return out;
+  to.bytes.set(from.bytes.subarray(start, compositeEnd(from.view, start)), at);
+  for (let p = at + 10; ; ) {
+    const flags = to.view.getUint16(p);
+    to.view.setUint16(p, flags & ~WE_HAVE_INSTRUCTIONS);
+    to.view.setUint16(p + 2, newId.get(to.view.getUint16(p + 2))!);
+    p += componentLength(flags);
+    if (!(flags & MORE_COMPONENTS)) return;
+  }
 }
 
 const align2 = (n: number) => (n + 1) & ~1;

@@ -53,8 +53,9 @@ export function writeSfnt(flavor: number, tables: readonly SfntTable[]): Buffer 
 }
 
 function checksum(bytes: Buffer, at: number, length: number): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset + at, length);
   let sum = 0;
-  for (let i = 0; i < length; i += 4) sum = (sum + bytes.readUInt32BE(at + i)) >>> 0;
+  for (let i = 0; i < length; i += 4) sum = (sum + view.getUint32(i)) >>> 0;
   return sum;
 }
 
