@@ -4,7 +4,7 @@ import type { Doc } from "./doc.js";
 import { deflate, packed, type Packed } from "./deflate.js";
 import { endSerialised } from "./pdf-objects.js";
 import type { PdfRef } from "./pdf-ref.js";
-import { serialize } from "./pdf-values.js";
+import { hex4, serialize } from "./pdf-values.js";
 import { ownMemory } from "@selu-catalogue/kit";
 
 /** What pdfkit's EmbeddedFont holds for one font of one document (the fields its `embed` reads). */
@@ -196,16 +196,20 @@ function remember<T>(cache: Map<string, T>, key: string, value: T): T {
   return value;
 }
 
-const hex4 = (n: number) => n.toString(16).padStart(4, "0");
-
 /**
  * The ToUnicode CMap (PDF 32000-1, 9.10.3) for codes 0… standing for `unicode[code]` (UTF-16, so copied
  * text comes out as written), in ranges of 256 codes as pdfkit writes it.
  */
 export function toUnicodeCmap(unicode: readonly number[][]): string {
   const entries = unicode.map((codePoints) => {
-    const text = String.fromCodePoint(...codePoints);
-    return `<${Array.from({ length: text.length }, (_, i) => hex4(text.charCodeAt(i))).join(" ")}>`;
+    // The characters' UTF-16 units, a space between each.
+    let entry = "<";
+    for (const codePoint of codePoints) {
+      if (entry.length > 1) entry += " ";
+      if (codePoint < 0x10000) entry += hex4(codePoint);
+      else entry += `${hex4(0xd800 + ((codePoint - 0x10000) >> 10))} ${hex4(0xdc00 + ((codePoint - 0x10000) & 0x3ff))}`;
+    }
+    return `${entry}>`;
   });
   const ranges: string[] = [];
   for (let start = 0; start < entries.length; start += 256) {

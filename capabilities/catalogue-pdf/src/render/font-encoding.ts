@@ -1,7 +1,7 @@
 import type { CidSubset, FontFace } from "../text/font-face.js";
 import type { ScaledPosition, ScaledRun, ShapedGlyph } from "../text/shaping.js";
 import { ByteWriter } from "./byte-writer.js";
-import { num } from "./pdf-values.js";
+import { hex4, num } from "./pdf-values.js";
 
 // pdfkit's EmbeddedFont lays a string out word by word, concatenating each word's glyphs and positions
 // onto copies of the arrays so far, and writes each glyph's code as a new string: a line of 15 words made
@@ -172,15 +172,3 @@ export function startLine(): ByteWriter {
   return line;
 }
 const line = new ByteWriter();
-
-const HEX: string[] = [];
-
-/** A code as pdfkit writes it: its last four hex digits. */
-function hex4(code: number): string {
-  let hex = HEX[code];
-  if (hex === undefined) {
-    hex = `0000${code.toString(16)}`.slice(-4);
-    if (code < 0x10000) HEX[code] = hex;
-  }
-  return hex;
-}

@@ -180,3 +180,15 @@ const pad = (n: number, length: number) => `${"0".repeat(length)}${n}`.slice(-le
 function date(d: Date): string {
   return `(D:${pad(d.getUTCFullYear(), 4)}${pad(d.getUTCMonth() + 1, 2)}${pad(d.getUTCDate(), 2)}${pad(d.getUTCHours(), 2)}${pad(d.getUTCMinutes(), 2)}${pad(d.getUTCSeconds(), 2)}Z)`;
 }
+
+const HEX: string[] = [];
+
+/** A 16-bit code as pdfkit writes it in a hex string: its last four hex digits (each kept once made). */
+export function hex4(code: number): string {
+  let hex = HEX[code];
+  if (hex === undefined) {
+    hex = `0000${code.toString(16)}`.slice(-4);
+    if (code < 0x10000) HEX[code] = hex;
+  }
+  return hex;
+}
