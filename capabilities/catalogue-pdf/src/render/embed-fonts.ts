@@ -203,12 +203,9 @@ function remember<T>(cache: Map<string, T>, key: string, value: T): T {
 export function toUnicodeCmap(unicode: readonly number[][]): string {
   const entries = unicode.map((codePoints) => {
     // The characters' UTF-16 units, a space between each.
+    const text = String.fromCodePoint(...codePoints);
     let entry = "<";
-    for (const codePoint of codePoints) {
-      if (entry.length > 1) entry += " ";
-      if (codePoint < 0x10000) entry += hex4(codePoint);
-      else entry += `${hex4(0xd800 + ((codePoint - 0x10000) >> 10))} ${hex4(0xdc00 + ((codePoint - 0x10000) & 0x3ff))}`;
-    }
+    for (let i = 0; i < text.length; i++) entry += i === 0 ? hex4(text.charCodeAt(i)) : ` ${hex4(text.charCodeAt(i))}`;
     return `${entry}>`;
   });
   const ranges: string[] = [];
