@@ -2,9 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { inflateSync } from "node:zlib";
 import * as fontkit from "fontkit";
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from "pdf-lib";
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from "pdf-lib";
 
 /** A glyph drawn in a PDF: the outline of the embedded glyph (an SVG path), in drawing order. */
 export interface DrawnRun {
@@ -53,11 +52,8 @@ export async function drawnRuns(pdf: Uint8Array): Promise<DrawnRun[]> {
   return runs;
 }
 
-/** A stream's bytes, inflated if its dictionary names FlateDecode (short streams are written as they are). */
-function decoded(stream: PDFRawStream): Buffer {
-  const filter = stream.dict.get(PDFName.of("Filter"));
-  return filter === PDFName.of("FlateDecode") ? inflateSync(stream.contents) : Buffer.from(stream.contents);
-}
+/** A stream's bytes, through its filters if it names any (short streams are written as they are). */
+const decoded = (stream: PDFRawStream) => Buffer.from(decodePDFRawStream(stream).decode());
 
 /** The outlines of the glyphs Debian's hb-shape (an independent HarfBuzz) picks for `text` in `fontBytes`. */
 export function hbShapeOutlines(fontBytes: Buffer, text: string): string[] {
