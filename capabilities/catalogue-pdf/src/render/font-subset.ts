@@ -49,7 +49,7 @@ export function subsetFont(bytes: Uint8Array, glyphs: Iterable<number>): Subset 
   let at = 0;
   closure.forEach((id, i) => {
     setOffset(i, at);
-    copyWithoutInstructions(from, start(id), start(id + 1), to, at, newId);
+    copyWithoutInstructions(from, start(id), start(id + 1), lengths[i]!, to, at, newId);
     at += align2(lengths[i]!);
   });
   setOffset(closure.length, at);
@@ -90,12 +90,7 @@ function glyphClosure(glyf: DataView, start: (id: number) => number, count: numb
     kept.add(id);
     const at = start(id);
     if (start(id + 1) - at < 10 || glyf.getInt16(at) >= 0) return;
-    for (let p = at + 10; ; ) {
-      const flags = glyf.getUint16(p);
-      add(glyf.getUint16(p + 2));
-      p += componentLength(flags);
-      if (!(flags & MORE_COMPONENTS)) break;
-    }
+    forEachComponent(glyf, at, (p) => add(glyf.getUint16(p + 2)));
   };
   add(0);
   for (const id of glyphs) add(id);
@@ -113,18 +108,23 @@ function lengthWithoutInstructions(glyf: DataView, from: number, to: number): nu
   // A simple glyph: header, end points of the contours, the instructions' length and the instructions.
   if (contours >= 0) return to - from - glyf.getUint16(from + 10 + contours * 2);
   // A composite: its components, then (if flagged) the instructions, which are left out.
-  return compositeEnd(glyf, from) - from;
+  return forEachComponent(glyf, from, noop) - from;
 }
 
-/** Where a composite glyph's components end (its instructions, if any, follow). */
-function compositeEnd(glyf: DataView, from: number): number {
-  let p = from + 10;
-  for (;;) {
-    const flags = glyf.getUint16(p);
+/**
+ * Calls `visit` with the offset and flags of each component of the composite glyph at `at`, read before
+ * the visit (which may rewrite them); returns where the components end (instructions, if any, follow).
+ */
+function forEachComponent(view: DataView, at: number, visit: (p: number, flags: number) => void): number {
+  for (let p = at + 10; ; ) {
+    const flags = view.getUint16(p);
+    visit(p, flags);
     p += componentLength(flags);
     if (!(flags & MORE_COMPONENTS)) return p;
   }
 }
+
+function noop(): void {}
 
 /** A table's bytes, and a view to read and write its numbers. */
 interface Table {
@@ -133,10 +133,10 @@ interface Table {
 }
 
 /**
- * Copies the glyph at `start..end` of glyf (`from`) into `to` at `at` without its instructions, a
- * composite's components renumbered by `newId`.
+ * Copies the glyph at `start..end` of glyf (`from`), `length` bytes without its instructions
+ * (lengthWithoutInstructions), into `to` at `at`, a composite's components renumbered by `newId`.
  */
-function copyWithoutInstructions(from: Table, start: number, end: number, to: Table, at: number, newId: ReadonlyMap<number, number>): void {
+function copyWithoutInstructions(from: Table, start: number, end: number, length: number, to: Table, at: number, newId: ReadonlyMap<number, number>): void {
   if (end === start) return;
   const contours = from.view.getInt16(start);
   if (contours >= 0) {
@@ -146,14 +146,11 @@ function copyWithoutInstructions(from: Table, start: number, end: number, to: Ta
     to.bytes.set(from.bytes.subarray(lengthAt + 2 + from.view.getUint16(lengthAt), end), at + (lengthAt - start) + 2);
     return;
   }
-  to.bytes.set(from.bytes.subarray(start, compositeEnd(from.view, start)), at);
-  for (let p = at + 10; ; ) {
-    const flags = to.view.getUint16(p);
+  to.bytes.set(from.bytes.subarray(start, start + length), at);
+  forEachComponent(to.view, at, (p, flags) => {
     to.view.setUint16(p, flags & ~WE_HAVE_INSTRUCTIONS);
     to.view.setUint16(p + 2, newId.get(to.view.getUint16(p + 2))!);
-    p += componentLength(flags);
-    if (!(flags & MORE_COMPONENTS)) return;
-  }
+  });
 }
 
 const align2 = (n: number) => (n + 1) & ~1;
