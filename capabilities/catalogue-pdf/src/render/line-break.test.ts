@@ -22,6 +22,17 @@ describe("breakLines", () => {
     expect(lines![0]!.width).toBe(6);
   });
 
+  it("says which words a space follows (a new word is then shaped with it, once)", () => {
+    const calls: [string, boolean | undefined][] = [];
+    breakLines([run("one two-three  four")], 100, size, (text, face, _size, spaced) => (calls.push([text, spaced]), measure(text, face)));
+    expect(calls.filter(([text]) => text.trim())).toEqual([
+      ["one", true],
+      ["two-", false],
+      ["three", true],
+      ["four", false],
+    ]);
+  });
+
   it("joins the pieces of one run on a line into one", () => {
     expect(breakLines([run("one two three")], 100, size, measure)![0]!.runs).toEqual([run("one two three")]);
   });

@@ -12,8 +12,11 @@ export interface Line {
   width: number;
 }
 
-/** Text width in a face and size; the same string is measured once. */
-export type Measure = (text: string, face: FontKey, size: number) => number;
+/**
+ * Text width in a face and size; the same string is measured once. `spaced`: a space follows the text
+ * where it is drawn (a word measured without the space after it).
+ */
+export type Measure = (text: string, face: FontKey, size: number, spaced?: boolean) => number;
 
 /** Strings a {@link measurer} keeps; past this it starts afresh (a table's words repeat a lot). */
 const MAX_MEASURED = 4_096;
@@ -41,9 +44,12 @@ function newMeasurer(doc: Doc): Measure {
     if (!widths) bySize.set(size, (widths = new Map()));
     return widths;
   };
-  return (text, face, size) => {
+  return (text, face, size, spaced) => {
     let width = widthsOf(face, size).get(text);
     if (width === undefined) {
+      // A new word is shaped with its space first, as its line will draw it: the face then keeps the word
+      // without the space too, cut from that (text/shaping.ts), instead of shaping it twice.
+      if (spaced) textWidth(doc, `${text} `, face, size);
       width = textWidth(doc, text, face, size);
       if (count >= MAX_MEASURED) {
         known = new Map();
@@ -90,7 +96,7 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
       const size = sizeOf(run);
       const ink = b === end ? inkEnd(text, a, b) : b;
       spaceWidth = ink < b ? measure(text.slice(ink, b), face, size) : 0;
-      wordWidth += (ink > a ? measure(text.slice(a, ink), face, size) : 0) + spaceWidth;
+      wordWidth += (ink > a ? measure(text.slice(a, ink), face, size, ink < b && text.charCodeAt(ink) === 0x20) : 0) + spaceWidth;
     }
     if (wordWidth > width) return undefined;
     if (used + wordWidth > width && lines.hasLine()) {

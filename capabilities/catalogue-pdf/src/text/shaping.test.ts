@@ -1,6 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { describe, expect, it } from "vitest";
+import * as hb from "harfbuzzjs";
+import { describe, expect, it, vi } from "vitest";
 import { fontRuns } from "./font-runs.js";
 import { directionOf, RIGHT_TO_LEFT, type ScaledRun, type ShapedRun, sharedRuns } from "./shaping.js";
 
@@ -59,6 +60,23 @@ describe("shaping with HarfBuzz", () => {
     );
     expect(scaled.advanceWidth).toBe(unscaled.positions.reduce((width, p) => width + p.xAdvance * scale, 0));
     expect(face.layoutScaled("Wohnungsübergabe")).toBe(scaled);
+  });
+
+  it("shapes a new word once: the word before its space is cut from the word with it, the same run as shaped alone", () => {
+    const face = fontRuns("x", "regular")[0]!.font as unknown as { layoutScaled(text: string): ScaledRun };
+    // A ligature, kerning pairs, a word with its comma, a decomposed accent (a mark on its base), two spaces.
+    for (const word of ["office", "AVATAR", "Tao,", "Wohnungsübergabe", "Cafe\u0301", "LTAVYW"]) {
+      for (const spaces of [" ", "  "]) {
+        sharedRuns.generation++; // every face starts afresh
+        const addText = vi.spyOn(hb.Buffer.prototype, "addText");
+        face.layoutScaled(`${word}${spaces}`);
+        const cut = face.layoutScaled(word);
+        expect(addText).toHaveBeenCalledTimes(1);
+        addText.mockRestore();
+        sharedRuns.generation++;
+        expect(cut).toEqual(face.layoutScaled(word));
+      }
+    }
   });
 
   it("keeps a word across documents without the paragraph it was cut from", () => {

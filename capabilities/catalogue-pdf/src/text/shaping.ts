@@ -92,7 +92,8 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     hb.shape(font.hb, buffer);
     // Infos and positions apart: harfbuzzjs's combined getter defines four properties on every glyph.
     const places = buffer.getGlyphPositions();
-    return { glyphs: glyphsOf(text, buffer.getGlyphInfos(), places, glyphOf), places };
+    const infos = buffer.getGlyphInfos();
+    return { glyphs: glyphsOf(text, infos, places, glyphOf), places, infos };
   };
   const forcedRightToLeft = (features: unknown) => Array.isArray(features) && features.includes(RIGHT_TO_LEFT);
   const rightToLeft = (text: string, features: unknown) => forcedRightToLeft(features) || directionOf(text) === "rtl";
@@ -138,15 +139,43 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     const key = rtl ? `\u0000${text}` : text;
     if (rtl) run = current().get(key);
     if (!run) {
-      const { glyphs, places } = shape(text, rtl);
+      const { glyphs, places, infos } = shape(text, rtl);
       run = scaled(glyphs, places, scale, plain);
       if (text.length <= MAX_CACHED_WORD_CHARS) {
-        sharedRuns.add(text.length);
-        current().set(ownString(key), run);
+        keep(key, run);
+        // Line breaking measures a word without the space after it, and the line then draws it with it.
+        const before = rtl ? undefined : beforeSpaces(text, infos, run);
+        if (before && !current().has(before.word)) keep(before.word, before.run);
       }
     }
     return run;
   };
+  const keep = (key: string, run: ScaledRun) => {
+    sharedRuns.add(key.length);
+    current().set(ownString(key), run);
+  };
+}
+
+/**
+ * Left-to-right `text` ending in spaces, shaped into `run`: the word before the spaces and its run, cut
+ * from `run` where HarfBuzz says that is safe (no glyph at the cut flagged unsafe to break), which is
+ * its promise that the word shaped alone gives the same glyphs and positions. So a new word is shaped
+ * once, not once to measure and again to draw.
+ */
+function beforeSpaces(text: string, infos: readonly hb.GlyphInfo[], run: ScaledRun): { word: string; run: ScaledRun } | undefined {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x20) end--;
+  if (end === 0 || end === text.length) return undefined;
+  // Left to right, clusters only grow: the cut is at the first glyph of the spaces.
+  let cut = 0;
+  while (cut < infos.length && infos[cut]!.cluster < end) cut++;
+  const at = infos[cut];
+  if (cut === 0 || !at || at.cluster !== end || at.flags & hb.GlyphFlag.UNSAFE_TO_BREAK) return undefined;
+  const positions = run.positions.slice(0, cut);
+  // Summed as `scaled` sums a run's advances, so the word's width is the same number as shaping it alone.
+  let advanceWidth = 0;
+  for (let i = 0; i < cut; i++) advanceWidth += positions[i]!.xAdvance;
+  return { word: text.slice(0, end), run: { glyphs: run.glyphs.slice(0, cut), positions, advanceWidth } };
 }
 
 /**
