@@ -7,15 +7,22 @@ import { ToolError } from "@selu-catalogue/kit";
 // engine once it backtracks too much. The fallback needs a pattern the linear engine accepts, so every
 // pattern is also compiled with the "l" flag first (which refuses backreferences and lookaround). The
 // linear engine has no "i" or "u" flag, so case-insensitive search folds the pattern's letters instead.
-// The start script passes both flags; elsewhere (in-process tests) they are set here.
-setFlagsFromString("--enable-experimental-regexp-engine");
-setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
+// Both flags are set here, at the first pattern, not on node's command line: a V8 flag there makes V8
+// refuse the code Node ships compiled for its own modules, and every start compiles them again (~20 ms).
+let linearEngine = false;
+function useLinearEngine(): void {
+  if (linearEngine) return;
+  setFlagsFromString("--enable-experimental-regexp-engine");
+  setFlagsFromString("--enable-experimental-regexp-engine-on-excessive-backtracks");
+  linearEngine = true;
+}
 
 /**
  * Compiles a search pattern for the linear-time engine: a regular expression, or literal text.
  * @throws {ToolError} naming `pattern` when it is invalid or needs backtracking.
  */
 export function linearRegex(pattern: string, options: { regex: boolean; caseSensitive: boolean }): RegExp {
+  useLinearEngine();
   let source = options.regex ? pattern : pattern.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
   if (!options.caseSensitive) source = foldCase(source);
   try {

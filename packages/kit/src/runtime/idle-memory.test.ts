@@ -1,5 +1,6 @@
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { afterEach, describe, expect, it } from "vitest";
-import { IdleMemory } from "./idle-memory.js";
+import { IdleMemory, noCollection } from "./idle-memory.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,9 +48,23 @@ describe("IdleMemory", () => {
     expect(collections).toBe(1);
   });
 
-  it("does nothing without a collector (Node started without --expose-gc), nor once stopped, whatever ends after", async () => {
+  it("runs V8's full collection by default, without node --expose-gc", async () => {
     expect(typeof (globalThis as { gc?: unknown }).gc).toBe("undefined");
-    expect(new IdleMemory(() => true, { quietMs: 1 }).enabled).toBe(false);
+    const majors: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(entry.duration);
+    });
+    observer.observe({ entryTypes: ["gc"] });
+    idle = new IdleMemory(() => true, { quietMs: 10 });
+    expect(idle.enabled).toBe(true);
+    idle.quiet();
+    await sleep(60);
+    observer.disconnect();
+    expect(majors.length).toBeGreaterThan(0);
+  });
+
+  it("does nothing with noCollection, nor once stopped, whatever ends after", async () => {
+    expect(new IdleMemory(() => true, { quietMs: 1, collect: noCollection }).enabled).toBe(false);
     let collections = 0;
     idle = new IdleMemory(() => true, { quietMs: 20, collect: () => collections++ });
     idle.quiet();

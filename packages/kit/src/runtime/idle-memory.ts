@@ -1,8 +1,11 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
 /**
  * Gives memory back once the process has been quiet for a while: `quietMs` after the last call or
  * transfer ended (or after warm-up), with work done since the last time, one memory-reducing collection
  * (V8's last-resort one: it empties the young generation, compacts the old one and lets go of the pages
- * and compiled code the work left behind). Only when Node runs with `--expose-gc`; otherwise nothing.
+ * and compiled code the work left behind).
  *
  * Why: V8 sizes its heap for the work it just did and keeps it, and nothing in an idle server prompts it
  * to shrink, while a capability spends most of its life idle between a model's turns. pdf idles 4 MiB
@@ -12,7 +15,7 @@
 export interface IdleMemoryOptions {
   /** How long the process stays quiet first (default 2 s: a model's turn between calls is longer). */
   quietMs?: number;
-  /** What gives memory back (default: V8's memory-reducing collection, when `gc` is exposed). */
+  /** What gives memory back (default: V8's memory-reducing collection; `noCollection` for none). */
   collect?: () => void;
 }
 
@@ -30,12 +33,12 @@ export class IdleMemory {
   constructor(isQuiet: () => boolean, options: IdleMemoryOptions = {}) {
     this.#isQuiet = isQuiet;
     this.#quietMs = options.quietMs ?? 2_000;
-    this.#collect = options.collect ?? reducingCollection() ?? noop;
+    this.#collect = options.collect ?? reducingCollection;
   }
 
-  /** Whether it collects at all (Node was started with `--expose-gc`, or a collector was given). */
+  /** Whether it collects at all (not when given `noCollection`). */
   get enabled(): boolean {
-    return this.#collect !== noop;
+    return this.#collect !== noCollection;
   }
 
   /** Work just stopped (the last call or transfer ended, or warm-up did). */
@@ -69,11 +72,24 @@ export class IdleMemory {
 }
 
 type ExposedGc = (options: { type: "major"; execution: "sync"; flavor: "last-resort" }) => void;
+let exposedGc: ExposedGc | undefined;
 
-/** V8's memory-reducing full collection, when `--expose-gc` made `gc` a global. */
-function reducingCollection(): (() => void) | undefined {
-  const gc = (globalThis as { gc?: ExposedGc }).gc;
-  return typeof gc === "function" ? () => gc({ type: "major", execution: "sync", flavor: "last-resort" }) : undefined;
+/**
+ * V8's memory-reducing full collection. Its `gc` is exposed here, on the first collection, rather than
+ * by `node --expose-gc`: a V8 flag on the command line (that one, `--max-opt`, ...) makes V8 refuse the
+ * compiled code Node ships for its own modules, and every start then compiles them again (~20 ms for
+ * http2 and its kin). By the first collection they are loaded, so the flag set now costs nothing.
+ */
+function reducingCollection(): void {
+  if (!exposedGc) {
+    exposedGc = (globalThis as { gc?: ExposedGc }).gc;
+    if (!exposedGc) {
+      setFlagsFromString("--expose-gc");
+      exposedGc = runInNewContext("gc") as ExposedGc;
+    }
+  }
+  exposedGc({ type: "major", execution: "sync", flavor: "last-resort" });
 }
 
-function noop(): void {}
+/** A collector that collects nothing: no memory given back (IdleMemoryOptions.collect). */
+export function noCollection(): void {}

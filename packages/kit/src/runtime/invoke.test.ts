@@ -122,7 +122,7 @@ describe("one async call path", () => {
     expect(runtime.inFlightCount).toBe(0);
   });
 
-  it("gives memory back once no call has run for a while, not while one runs (with --expose-gc)", async () => {
+  it("gives memory back once no call has run for a while, not while one runs", async () => {
     let collections = 0;
     const runtime = new Runtime(capability, { logger: silentLogger, idleMemory: { quietMs: 30, collect: () => collections++ } });
     const slow = invokeTool(runtime, input("slow")); // times out after 50 ms

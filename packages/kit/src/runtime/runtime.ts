@@ -16,7 +16,7 @@ export interface RuntimeOptions {
   logWrite?: (line: string) => void;
   egress?: EgressSettings;
   now?: () => number;
-  /** When and how the process gives memory back once quiet (see IdleMemory: 2 s, with `--expose-gc`). */
+  /** When and how the process gives memory back once quiet (see IdleMemory: 2 s, V8's memory-reducing collection). */
   idleMemory?: IdleMemoryOptions;
 }
 

@@ -4,7 +4,7 @@
 /** Files of `capabilities/<id>/` (and its changeset under `.changeset/`) by relative path. */
 export function capabilityTemplate(id: string): Record<string, string> {
   const pkg = `@selu-catalogue/${id}`;
-  const start = "node --expose-gc --max-semi-space-size=1 --max-old-space-size=48 dist/bundle/main.js";
+  const start = "node --max-semi-space-size=1 --max-old-space-size=48 dist/bundle/main.js";
   return {
     "package.json": `${JSON.stringify(
       {
