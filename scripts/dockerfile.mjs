@@ -37,12 +37,33 @@ export function imageLabels(dir) {
   return { title: `selu-cap-${manifest.id}`, description: pkg.description, version: pkg.version, source, licenses: rootPkg.license };
 }
 
+/**
+ * A start script gives node heap sizes only. Any other V8 flag on the command line (`--expose-gc`,
+ * `--max-opt`, ...) makes V8 refuse the code Node ships compiled for its own modules, and every start then
+ * compiles them again (~20 ms); such a flag is set in code once the modules are loaded
+ * (`setFlagsFromString`, as pdf's main.ts does; the kit exposes `gc` itself).
+ */
+function checkNodeFlags(dir, start) {
+  const [, ...args] = start.trim().split(/\s+/);
+  const flags = args.slice(
+    0,
+    args.findIndex((arg) => !arg.startsWith("--")),
+  );
+  const other = flags.filter((flag) => !/^--max-(old|semi)-space-size=\d+$/.test(flag));
+  if (other.length > 0) {
+    throw new Error(
+      `${dir}/package.json: the start script passes ${other.join(" ")} to node; give it heap sizes only (--max-old-space-size, --max-semi-space-size) and set other V8 flags in code once the modules are loaded: on the command line they make every start compile Node's own modules again`,
+    );
+  }
+}
+
 /** The Dockerfile for the capability in `dir`. */
 export function dockerfile(dir) {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const manifest = parse(readFileSync(join(dir, "manifest.yaml"), "utf8"));
   const start = pkg.scripts?.start;
   if (!start) throw new Error(`${dir}/package.json: a start script is needed (it is the image's CMD)`);
+  checkNodeFlags(dir, start);
   const cmd = JSON.stringify(start.trim().split(/\s+/)).replaceAll(",", ", ");
   const dirs = [manifest.filesystem === "workspace" && "/workspace", manifest.cache?.enabled === true && "/cache"].filter(Boolean);
   const label = ([key, value]) => `      org.opencontainers.image.${key}=${JSON.stringify(value)}`;
