@@ -75,10 +75,11 @@ type ExposedGc = (options: { type: "major"; execution: "sync"; flavor: "last-res
 let exposedGc: ExposedGc | undefined;
 
 /**
- * V8's memory-reducing full collection. Its `gc` is exposed here, on the first collection, rather than
- * by `node --expose-gc`: a V8 flag on the command line (that one, `--max-opt`, ...) makes V8 refuse the
- * compiled code Node ships for its own modules, and every start then compiles them again (~20 ms for
- * http2 and its kin). By the first collection they are loaded, so the flag set now costs nothing.
+ * V8's memory-reducing full collection. Its `gc` is exposed here, on the first collection, for one new
+ * context, rather than by `node --expose-gc`: a V8 flag that differs from Node's build (that one,
+ * `--max-opt`, ...) makes V8 refuse the compiled code Node ships for its own modules, so every start would
+ * compile them again (~20 ms for http2 and its kin). The flag is set back at once, so modules loaded
+ * later keep that code too.
  */
 function reducingCollection(): void {
   if (!exposedGc) {
@@ -86,6 +87,7 @@ function reducingCollection(): void {
     if (!exposedGc) {
       setFlagsFromString("--expose-gc");
       exposedGc = runInNewContext("gc") as ExposedGc;
+      setFlagsFromString("--no-expose-gc");
     }
   }
   exposedGc({ type: "major", execution: "sync", flavor: "last-resort" });
