@@ -4,6 +4,8 @@
 // ROUNDS (25): wall time end to end, the server's CPU (its main thread, and all its threads), and the
 // orchestrator double's own CPU in this process.
 //   node bench/letter-after.ts
+// LONG_IDLE_MS=4000 adds a letter after that much idle, as after a model's turn in Selu (the idle memory
+// collection of the kit runs after 2 s of it; both sides then pay more than after 300 ms).
 import { sampleLetter, sampleReport } from "../test/fixtures/documents.ts";
 import { cpuMs, threadCpuMs } from "./cpu.ts";
 import { startOurs } from "./ours.ts";
@@ -40,6 +42,8 @@ const cases: Record<string, (s: Side) => Promise<number[]>> = {
   "right after a report": async (s) => (await s.side.call(s.report), measured(s)),
   [`after a report and ${IDLE_MS} ms idle`]: async (s) => (await s.side.call(s.report), await sleep(IDLE_MS), measured(s)),
 };
+const LONG_IDLE_MS = Number(process.env.LONG_IDLE_MS) || 0;
+if (LONG_IDLE_MS) cases[`after ${LONG_IDLE_MS} ms idle`] = async (s) => (await s.side.call(s.letter), await sleep(LONG_IDLE_MS), measured(s));
 
 for (const s of sides) for (let i = 0; i < 5; i++) await s.side.call(s.report), await s.side.call(s.letter);
 const figures = new Map<string, number[][]>();
