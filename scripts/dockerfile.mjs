@@ -43,12 +43,11 @@ export function imageLabels(dir) {
  * compiles them again (~20 ms); such a flag is set in code once the modules are loaded
  * (`setFlagsFromString`, as pdf's main.ts does; the kit exposes `gc` itself).
  */
-function checkNodeFlags(dir, start) {
-  const [, ...args] = start.trim().split(/\s+/);
-  const flags = args.slice(
-    0,
-    args.findIndex((arg) => !arg.startsWith("--")),
-  );
+function checkNodeFlags(dir, words) {
+  // The flags are the words between `node` and the script it runs (all of them, if it names none).
+  const args = words.slice(1);
+  const script = args.findIndex((arg) => !arg.startsWith("--"));
+  const flags = script === -1 ? args : args.slice(0, script);
   const other = flags.filter((flag) => !/^--max-(old|semi)-space-size=\d+$/.test(flag));
   if (other.length > 0) {
     throw new Error(
@@ -63,8 +62,9 @@ export function dockerfile(dir) {
   const manifest = parse(readFileSync(join(dir, "manifest.yaml"), "utf8"));
   const start = pkg.scripts?.start;
   if (!start) throw new Error(`${dir}/package.json: a start script is needed (it is the image's CMD)`);
-  checkNodeFlags(dir, start);
-  const cmd = JSON.stringify(start.trim().split(/\s+/)).replaceAll(",", ", ");
+  const words = start.trim().split(/\s+/);
+  checkNodeFlags(dir, words);
+  const cmd = JSON.stringify(words).replaceAll(",", ", ");
   const dirs = [manifest.filesystem === "workspace" && "/workspace", manifest.cache?.enabled === true && "/cache"].filter(Boolean);
   const label = ([key, value]) => `      org.opencontainers.image.${key}=${JSON.stringify(value)}`;
   return `# syntax=docker/dockerfile:1
