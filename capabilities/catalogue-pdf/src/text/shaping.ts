@@ -142,16 +142,17 @@ export function shapeWithHarfBuzz(font: FontFace): void {
       const { glyphs, places, infos } = shape(text, rtl);
       run = scaled(glyphs, places, scale, plain);
       if (text.length <= MAX_CACHED_WORD_CHARS) {
-        keep(key, run);
+        keep(key, text.length, run);
         // Line breaking measures a word without the space after it, and the line then draws it with it.
         const before = rtl ? undefined : beforeSpaces(text, infos, run);
-        if (before && !current().has(before.word)) keep(before.word, before.run);
+        if (before && !current().has(before.word)) keep(before.word, before.word.length, before.run);
       }
     }
     return run;
   };
-  const keep = (key: string, run: ScaledRun) => {
-    sharedRuns.add(key.length);
+  // Counted in the word's characters (a right-to-left key's marker is not one).
+  const keep = (key: string, chars: number, run: ScaledRun) => {
+    sharedRuns.add(chars);
     current().set(ownString(key), run);
   };
 }
