@@ -63,14 +63,70 @@ describe("IdleMemory", () => {
     expect(majors.length).toBeGreaterThan(0);
   });
 
-  it("does nothing with noCollection, nor once stopped, whatever ends after", async () => {
-    expect(new IdleMemory(() => true, { quietMs: 1, collect: noCollection }).enabled).toBe(false);
+  it("does nothing with noCollection for both steps, nor once stopped, whatever ends after", async () => {
+    expect(new IdleMemory(() => true, { tidy: noCollection, collect: noCollection }).enabled).toBe(false);
+    expect(new IdleMemory(() => true, { quietMs: 1, collect: noCollection }).enabled).toBe(false); // no tidy before it
     let collections = 0;
-    idle = new IdleMemory(() => true, { quietMs: 20, collect: () => collections++ });
+    idle = new IdleMemory(() => true, { tidyMs: 5, tidy: () => collections++, quietMs: 20, collect: () => collections++ });
     idle.quiet();
     idle.stop();
     idle.quiet(); // a call cancelled by the shutdown ends
     await sleep(50);
     expect(collections).toBe(0);
+  });
+
+  it("collects the young generation after tidyMs, then gives memory back after quietMs, once per stretch of work", async () => {
+    const steps: string[] = [];
+    idle = new IdleMemory(() => true, { tidyMs: 10, tidy: () => steps.push("tidy"), quietMs: 60, collect: () => steps.push("collect") });
+    idle.quiet();
+    await sleep(35);
+    expect(steps).toEqual(["tidy"]);
+    await sleep(60);
+    expect(steps).toEqual(["tidy", "collect"]);
+    await sleep(40);
+    expect(steps).toEqual(["tidy", "collect"]);
+  });
+
+  it("tidies again tidyMs after work that ends while the full collection is pending, which waits on", async () => {
+    const steps: string[] = [];
+    idle = new IdleMemory(() => true, { tidyMs: 10, tidy: () => steps.push("tidy"), quietMs: 150, collect: () => steps.push("collect") });
+    idle.quiet();
+    await sleep(35);
+    expect(steps).toEqual(["tidy"]);
+    idle.quiet(); // the next call ends: its young generation is tidied soon, not with the full collection
+    await sleep(35);
+    expect(steps).toEqual(["tidy", "tidy"]);
+    await sleep(30); // 100 ms after the first work, 65 after the last
+    expect(steps).toEqual(["tidy", "tidy"]);
+    await sleep(130);
+    expect(steps).toEqual(["tidy", "tidy", "collect"]);
+  });
+
+  it("tidies with noCollection as the full collection, and not at all when tidyMs is no sooner than quietMs", async () => {
+    let tidies = 0;
+    idle = new IdleMemory(() => true, { tidyMs: 5, tidy: () => tidies++, collect: noCollection });
+    expect(idle.enabled).toBe(true);
+    idle.quiet();
+    await sleep(30);
+    expect(tidies).toBe(1);
+    idle.stop();
+    let collections = 0;
+    idle = new IdleMemory(() => true, { tidyMs: 20, tidy: () => tidies++, quietMs: 20, collect: () => collections++ });
+    idle.quiet();
+    await sleep(50);
+    expect([tidies, collections]).toEqual([1, 1]);
+  });
+
+  it("runs V8's young-generation collection by default, without node --expose-gc", async () => {
+    const minors: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) minors.push(entry.duration);
+    });
+    observer.observe({ entryTypes: ["gc"] });
+    idle = new IdleMemory(() => true, { tidyMs: 5, collect: noCollection });
+    idle.quiet();
+    await sleep(60);
+    observer.disconnect();
+    expect(minors.length).toBeGreaterThan(0);
   });
 });
