@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { FontFace } from "../text/font-face.js";
+import type { LatinTables } from "../text/simple-latin.js";
+import { LATIN_TABLES } from "../gen/latin-tables.js";
 import { shapedFace } from "../text/shaping.js";
 import { embedOwnFonts } from "./embed-fonts.js";
 import type { Doc } from "./doc.js";
@@ -11,7 +13,7 @@ export type FontKey = "regular" | "bold" | "italic" | "boldItalic" | "mono" | "m
 
 // DejaVu (from the dejavu-fonts-ttf npm package, so the image carries it through `pnpm deploy`) covers
 // Latin with diacritics, Greek, Cyrillic, Armenian and Georgian in every style we use.
-const FILES: Record<FontKey, string> = {
+export const FONT_FILES: Record<FontKey, string> = {
   regular: "DejaVuSans.ttf",
   bold: "DejaVuSans-Bold.ttf",
   italic: "DejaVuSans-Oblique.ttf",
@@ -19,7 +21,7 @@ const FILES: Record<FontKey, string> = {
   mono: "DejaVuSansMono.ttf",
   monoBold: "DejaVuSansMono-Bold.ttf",
 };
-const KEYS = Object.keys(FILES) as FontKey[];
+const KEYS = Object.keys(FONT_FILES) as FontKey[];
 
 export type FontSet = Readonly<Record<FontKey, FontFace>>;
 
@@ -35,11 +37,16 @@ export function fonts(): FontSet {
   return set;
 }
 
+/** Where the file of face `key` is. */
+export function fontPath(key: FontKey): string {
+  return join(dirname(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/package.json")), "ttf", FONT_FILES[key]);
+}
+
 function face(key: FontKey): FontFace {
   let font = loaded.get(key);
   if (!font) {
-    const dir = join(dirname(createRequire(import.meta.url).resolve("dejavu-fonts-ttf/package.json")), "ttf");
-    font = shapedFace(readFileSync(join(dir, FILES[key])));
+    const latinTables = JSON.parse(LATIN_TABLES[key] ?? "null") as LatinTables | null;
+    font = shapedFace(readFileSync(fontPath(key)), undefined, { latinTables: latinTables ?? undefined });
     loaded.set(key, font);
   }
   return font;

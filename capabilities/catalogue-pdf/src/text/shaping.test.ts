@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import * as hb from "harfbuzzjs";
 import { describe, expect, it, vi } from "vitest";
+import { fontPath } from "../render/fonts.js";
 import { fontRuns } from "./font-runs.js";
-import { directionOf, RIGHT_TO_LEFT, type ScaledRun, type ShapedRun, sharedRuns } from "./shaping.js";
+import { latinTables } from "./simple-latin.js";
+import { directionOf, RIGHT_TO_LEFT, type ScaledRun, type ShapedRun, shapedFace, sharedRuns } from "./shaping.js";
 
 const layout = (text: string, features?: string[]) => {
   const [run] = fontRuns(text, "regular");
@@ -64,19 +67,47 @@ describe("shaping with HarfBuzz", () => {
 
   it("shapes a new word once: the word before its space is cut from the word with it, the same run as shaped alone", () => {
     const face = fontRuns("x", "regular")[0]!.font as unknown as { layoutScaled(text: string): ScaledRun };
-    // A ligature, kerning pairs, a word with its comma, a decomposed accent (a mark on its base), two spaces.
-    for (const word of ["office", "AVATAR", "Tao,", "Wohnungsübergabe", "Cafe\u0301", "LTAVYW"]) {
+    // A ligature, kerning pairs, a word with its comma, a decomposed accent (a mark on its base), two
+    // spaces; HarfBuzz shapes the first and the fifth, the others are laid out without it (simple-latin.ts).
+    for (const [word, shaped] of [
+      ["office", 1],
+      ["AVATAR", 0],
+      ["Tao,", 0],
+      ["Wohnungsübergabe", 0],
+      ["Cafe\u0301", 1],
+      ["LTAVYW", 0],
+    ] as const) {
       for (const spaces of [" ", "  "]) {
         sharedRuns.generation++; // every face starts afresh
         const addText = vi.spyOn(hb.Buffer.prototype, "addText");
         face.layoutScaled(`${word}${spaces}`);
         const cut = face.layoutScaled(word);
-        expect(addText).toHaveBeenCalledTimes(1);
+        expect(addText).toHaveBeenCalledTimes(shaped);
         addText.mockRestore();
         sharedRuns.generation++;
         expect(cut).toEqual(face.layoutScaled(word));
       }
     }
+  });
+
+  it("lays out Latin words without HarfBuzz as HarfBuzz shapes them, in runs pdfkit draws the same", () => {
+    const bytes = readFileSync(fontPath("bold"));
+    const tables = latinTables(shapedFace(bytes));
+    const quick = shapedFace(bytes, undefined, { latinTables: tables }) as unknown as { layoutScaled(text: string): ScaledRun };
+    const harfBuzz = shapedFace(bytes) as unknown as { layoutScaled(text: string): ScaledRun };
+    const addText = vi.spyOn(hb.Buffer.prototype, "addText");
+    const texts = ["AVATAR ", "Tao, ", "Wohnungsübergabe  ", "LTAVYW", "“Quoted”—dashed… ", "façade. ", "Łódź "];
+    const runs = texts.map((text) => quick.layoutScaled(text));
+    expect(addText).not.toHaveBeenCalled();
+    addText.mockRestore();
+    texts.forEach((text, i) => expect(runs[i], text).toEqual(harfBuzz.layoutScaled(text)));
+    expect(runs[0]!.positions.some((p) => p.xAdvance !== p.advanceWidth)).toBe(true); // kerned
+    // Tables of another font file are not used.
+    const other = shapedFace(readFileSync(fontPath("regular")), undefined, { latinTables: tables }) as unknown as { layoutScaled(text: string): ScaledRun };
+    const shaped = vi.spyOn(hb.Buffer.prototype, "addText");
+    other.layoutScaled("AVATAR ");
+    expect(shaped).toHaveBeenCalledTimes(1);
+    shaped.mockRestore();
   });
 
   it("keeps a word across documents without the paragraph it was cut from", () => {

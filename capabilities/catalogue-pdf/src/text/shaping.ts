@@ -1,5 +1,6 @@
 import * as hb from "harfbuzzjs";
 import { FontFace, VARIANT } from "./font-face.js";
+import { fontIdentity, type LatinTables, simpleLatin } from "./simple-latin.js";
 
 /** A glyph as pdfkit's embedded font reads it: id, hmtx advance (font units) and the characters it stands for. */
 export interface ShapedGlyph {
@@ -81,8 +82,9 @@ export interface ScaledRun {
  * `font.layoutScaled`, then embeds the glyph ids it returns, so the subset, the widths and the ToUnicode
  * map all follow the shaped glyphs. `font.layout` is fontkit's interface (font units, fresh positions).
  */
-export function shapeWithHarfBuzz(font: FontFace): void {
+export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}): void {
   const glyphOf = glyphTable(font);
+  const simple = options.latinTables && sameFont(options.latinTables.font, fontIdentity(font.bytes)) ? simpleLatin(options.latinTables) : undefined;
   const shape = (text: string, rtl: boolean) => {
     buffer ??= new hb.Buffer();
     buffer.reset();
@@ -139,16 +141,45 @@ export function shapeWithHarfBuzz(font: FontFace): void {
     const key = rtl ? `\u0000${text}` : text;
     if (rtl) run = current().get(key);
     if (!run) {
-      const { glyphs, places, infos } = shape(text, rtl);
-      run = scaled(glyphs, places, scale, plain);
+      // Most Latin words without HarfBuzz (text/simple-latin.ts), with the same glyphs and advances.
+      const quick = rtl ? undefined : laidOut(text);
+      let infos: readonly hb.GlyphInfo[] | undefined;
+      if (quick) run = quick;
+      else {
+        const shaped = shape(text, rtl);
+        infos = shaped.infos;
+        run = scaled(shaped.glyphs, shaped.places, scale, plain);
+      }
       if (text.length <= MAX_CACHED_WORD_CHARS) {
         keep(key, text.length, run);
         // Line breaking measures a word without the space after it, and the line then draws it with it.
-        const before = rtl ? undefined : beforeSpaces(text, infos, run);
+        const before = quick ? simpleBeforeSpaces(text) : infos && !rtl ? beforeSpaces(text, infos, run) : undefined;
         if (before && !current().has(before.word)) keep(before.word, before.word.length, before.run);
       }
     }
     return run;
+  };
+  /** `text` laid out without HarfBuzz, when `simple` takes it. */
+  const laidOut = (text: string): ScaledRun | undefined => {
+    const quick = simple?.(text);
+    if (!quick) return undefined;
+    const { ids, advances } = quick;
+    const glyphs = ids.map((id, i) => glyphOf(id, text[i]!));
+    return scaled(
+      glyphs,
+      advances.map((xAdvance) => ({ xAdvance, yAdvance: 0, xOffset: 0, yOffset: 0 })),
+      scale,
+      plain,
+    );
+  };
+  /** The word before `text`'s trailing spaces, laid out alone (its last glyph unkerned). */
+  const simpleBeforeSpaces = (text: string): { word: string; run: ScaledRun } | undefined => {
+    let end = text.length;
+    while (end > 0 && text.charCodeAt(end - 1) === 0x20) end--;
+    if (end === 0 || end === text.length) return undefined;
+    const word = text.slice(0, end);
+    const run = laidOut(word);
+    return run && { word, run };
   };
   // Counted in the word's characters (a right-to-left key's marker is not one).
   const keep = (key: string, chars: number, run: ScaledRun) => {
@@ -279,9 +310,20 @@ function glyphTable(font: FontFace): (id: number, text: string) => ShapedGlyph {
   };
 }
 
+/** How a face shapes besides HarfBuzz. */
+export interface ShapingOptions {
+  /**
+   * The face's tables for laying out the Latin words HarfBuzz would shape as glyphs, advances and pair
+   * kerning, without it (text/simple-latin.ts); left out when they are of another font file.
+   */
+  latinTables?: LatinTables | undefined;
+}
+
+const sameFont = (a: LatinTables["font"], b: LatinTables["font"]) => a.length === b.length && a.checksum === b.checksum;
+
 /** A font read from `bytes` (plain OpenType, TrueType outlines) that shapes with HarfBuzz. */
-export function shapedFace(bytes: Uint8Array, suffix?: string): FontFace {
+export function shapedFace(bytes: Uint8Array, suffix?: string, options?: ShapingOptions): FontFace {
   const font = new FontFace(bytes, suffix);
-  shapeWithHarfBuzz(font);
+  shapeWithHarfBuzz(font, options);
   return font;
 }
