@@ -8,7 +8,7 @@ import { call, invoke, start } from "./fixtures/client.ts";
 const healthcheck = (client: any) => new Promise<{ ready: boolean; message: string }>((resolve, reject) => client.healthcheck({}, (e: Error | null, r: any) => (e ? reject(e) : resolve(r))));
 
 describe("readiness", () => {
-  it("answers not ready, with the reason, until the capability's check passes", async () => {
+  it("answers not ready, with the reason, until the capability's check passes (a Healthcheck held a second first)", async () => {
     let ok = false;
     const cap = defineCapability({
       id: "gated",
@@ -28,6 +28,55 @@ describe("readiness", () => {
     expect(await healthcheck(client)).toEqual({ ready: true, message: "ready" });
     client.close();
     await server.close(100);
+  });
+});
+
+describe("readiness, as Selu polls it", () => {
+  async function startGated(ready: () => Promise<void> | void) {
+    const cap = defineCapability({
+      id: "gated",
+      ready,
+      tools: { ping: tool({ description: "Ping", input: z.object({}), policy: "allow", run: () => ({ pong: true }) }) },
+    });
+    const { serve, silentLogger } = await import("../src/index.ts");
+    const server = await serve(cap, { host: "127.0.0.1", port: 0, logger: silentLogger, handleSignals: false });
+    const { CapabilityClient } = await import("@selu-catalogue/proto");
+    const { credentials } = await import("@grpc/grpc-js");
+    return { server, client: new CapabilityClient(`127.0.0.1:${server.port}`, credentials.createInsecure()) };
+  }
+
+  it("holds a Healthcheck asked while starting and answers ready the moment the check passes", async () => {
+    const { server, client } = await startGated(() => sleep(300));
+    const asked = Date.now();
+    expect(await healthcheck(client)).toEqual({ ready: true, message: "ready" });
+    // Not "not ready" at once (Selu would ask again 200 ms later), nor held for the whole second.
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(250);
+    expect(Date.now() - asked).toBeLessThan(900);
+    client.close();
+    await server.close(100);
+  });
+
+  it("answers a held Healthcheck not ready before the client's deadline, not with a timeout", async () => {
+    const { server, client } = await startGated(() => sleep(5_000));
+    const { Metadata } = await import("@grpc/grpc-js");
+    const asked = Date.now();
+    const answer = await new Promise((resolve) => client.healthcheck({}, new Metadata(), { deadline: Date.now() + 400 }, (e: Error | null, r: unknown) => resolve(e ?? r)));
+    expect(answer).toEqual({ ready: false, message: "starting" });
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(250);
+    client.close();
+    await server.close(100);
+  });
+
+  it("answers a held Healthcheck at once when the capability shuts down", async () => {
+    const { server, client } = await startGated(() => sleep(5_000));
+    const answer = healthcheck(client);
+    await sleep(50);
+    const closing = Date.now();
+    const closed = server.close(100);
+    expect(await answer).toEqual({ ready: false, message: "shutting down" });
+    expect(Date.now() - closing).toBeLessThan(500);
+    client.close();
+    await closed;
   });
 });
 

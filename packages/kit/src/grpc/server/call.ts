@@ -22,6 +22,7 @@ export function answerTrailersOnly(stream: ServerHttp2Stream, error: StatusError
 export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req>, ResponseStream<Res> {
   request!: Req;
   cancelled = false;
+  deadlineAt: number | undefined;
   readonly #stream: ServerHttp2Stream;
   readonly #method: MethodDefinition<Req, Res>;
   readonly #maxSendBytes: number;
@@ -55,6 +56,7 @@ export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req
 
   /** DEADLINE_EXCEEDED and cancellation when `ms` pass (the client's grpc-timeout). */
   setDeadline(ms: number): void {
+    this.deadlineAt = Date.now() + ms;
     this.#deadline = setTimeout(() => this.abort({ code: Status.DEADLINE_EXCEEDED, details: "Deadline exceeded" }), ms);
     // The call's stream keeps the process alive while it matters; a timer must not after shutdown.
     this.#deadline.unref();

@@ -22,6 +22,8 @@ export interface ServerCall {
    * deadline passed, or its request broke the protocol or the bounds (it then has its status already).
    */
   readonly cancelled: boolean;
+  /** When the client's deadline passes (`Date.now()`'s clock), if it sent one (grpc-timeout). */
+  readonly deadlineAt: number | undefined;
   /** Calls `listener` once on cancellation (at once if the call is cancelled); returns how to unsubscribe. */
   onCancel(listener: () => void): () => void;
 }
