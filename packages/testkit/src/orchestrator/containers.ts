@@ -1,5 +1,6 @@
 import type { CapabilityClient } from "@selu-catalogue/proto";
-import { connect, healthcheck } from "./grpc-calls.js";
+import { Metadata, status } from "@grpc/grpc-js";
+import { connect } from "./grpc-calls.js";
 import type { ContainerStarter, ManifestView, StartedContainer } from "./types.js";
 
 /** Selu polls a new container's Healthcheck every 200 ms for up to 30 s. */
@@ -76,10 +77,10 @@ export class Containers {
   }
 
   async #start(sessionId: string | undefined): Promise<Running> {
-    if (typeof this.target === "string") return { client: await ready(connect(this.target), this.manifest.id) };
+    if (typeof this.target === "string") return { client: await ready(this.target, this.manifest.id) };
     const container = await this.target({ capabilityId: this.manifest.id, sessionId, shared: sessionId === undefined, env: this.env(sessionId) });
     try {
-      return { client: await ready(connect(container.address), this.manifest.id), container };
+      return { client: await ready(container.address, this.manifest.id), container };
     } catch (err) {
       await container.stop();
       throw err;
@@ -87,17 +88,38 @@ export class Containers {
   }
 }
 
-/** Waits for `ready == true` as Selu does after starting a container. */
-export async function ready(client: CapabilityClient, id: string): Promise<CapabilityClient> {
+/**
+ * Waits for `ready == true` as Selu does after starting a container: a Healthcheck every 200 ms. A poll
+ * that finds no server listening yet is followed by a connection attempt of the next poll's own, as
+ * tonic's channel makes one per call while it has none: a grpc-js channel would wait out its reconnect
+ * backoff first and fail the polls meanwhile, a server that listens just after a poll then reading
+ * ready 200 ms late.
+ */
+export async function ready(address: string, id: string): Promise<CapabilityClient> {
   const started = Date.now();
-  while (!(await healthcheck(client))) {
+  let client = connect(address);
+  for (;;) {
+    const answer = await poll(client);
+    if (answer === "ready") return client;
     if (Date.now() - started > READY_WITHIN_MS) {
       client.close();
       throw new Error(`${id} did not report ready within 30 s`);
     }
+    if (answer === "unreachable") {
+      client.close();
+      client = connect(address);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return client;
+}
+
+/** One readiness poll: ready, answered not ready (or failed otherwise), or no server to answer. */
+function poll(client: CapabilityClient): Promise<"ready" | "not ready" | "unreachable"> {
+  return new Promise((resolve) =>
+    client.healthcheck({}, new Metadata(), { deadline: Date.now() + 1_000 }, (err, res) =>
+      resolve(err?.code === status.UNAVAILABLE ? "unreachable" : !err && res?.ready === true ? "ready" : "not ready"),
+    ),
+  );
 }
 
 async function stopRunning(running: Running | undefined): Promise<void> {
