@@ -26,8 +26,12 @@ export type SimpleShaper = (text: string) => SimpleRun | undefined;
 
 // Characters a word laid out here may hold: printable ASCII, Latin-1 and Latin Extended-A (not the soft
 // hyphen, which HarfBuzz hides), and the common quotes, dashes and symbols of Latin text. The space
-// only as the word's trailing one (a word is cut at spaces).
+// only as the word's trailing one (a word is cut at spaces). Tab, line feed and carriage return too: a
+// line's last word reaches the layout with its line feed, which a font maps to no glyph, and HarfBuzz
+// then gives .notdef (glyph 0) at its advance, as for any character the font lacks.
 const CANDIDATES = [
+  [0x09, 0x0a],
+  [0x0d, 0x0d],
   [0x20, 0x7e],
   [0xa1, 0xac],
   [0xae, 0x17f],
@@ -38,6 +42,7 @@ const CANDIDATES = [
   [0x20ac, 0x20ac],
   [0x2122, 0x2122],
 ] as const;
+const NOTDEF = 0;
 /** Whether a candidate is a Latin letter (those of Script=Latin among the candidates). */
 const isLatinLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || c === 0xaa || c === 0xba || (c >= 0xc0 && c <= 0x17f && c !== 0xd7 && c !== 0xf7);
 
@@ -94,9 +99,10 @@ export function latinTables(face: FontFace): LatinTables | undefined {
   const candidates = new Map<number, number>(); // character → glyph
   for (const [from, to] of CANDIDATES) {
     for (let c = from; c <= to; c++) {
-      const glyph = face.hb.nominalGlyph(c);
-      const kind = glyph && gdef ? glyphClass(gdef, glyph) : 0;
-      if (glyph && kind !== 2 && kind !== 3) candidates.set(c, glyph);
+      const glyph = face.hb.nominalGlyph(c) ?? (c < 0x20 ? NOTDEF : undefined);
+      if (glyph === undefined) continue;
+      const kind = gdef ? glyphClass(gdef, glyph) : 0;
+      if (kind !== 2 && kind !== 3) candidates.set(c, glyph);
     }
   }
   // What some applied lookup other than pair kerning may do within a word of those glyphs: start at a
