@@ -173,13 +173,6 @@ export function simpleLatin(tables: LatinTables): SimpleShaper {
     }
     return total;
   };
-  const kerned = new Map<number, number>();
-  const kernCached = (a: number, b: number): number => {
-    const key = a * 0x10000 + b;
-    let value = kerned.get(key);
-    if (value === undefined) kerned.set(key, (value = kern(a, b)));
-    return value;
-  };
 
   return (text) => {
     const n = text.length;
@@ -201,7 +194,9 @@ export function simpleLatin(tables: LatinTables): SimpleShaper {
       const place = places[i]!;
       if (i + 1 < n && ligating.has(place * 0x10000 + places[i + 1]!)) return undefined;
       ids[i] = glyphs[place]!;
-      widths[i] = advances[place]! + (i + 1 < n ? kernCached(place, places[i + 1]!) : 0);
+      // Looked up each time: a few typed-array reads, cheaper than a map of the pairs seen (which text
+      // of random characters would grow to every pair of the ~400 characters).
+      widths[i] = advances[place]! + (i + 1 < n ? kern(place, places[i + 1]!) : 0);
     }
     return { ids, advances: widths };
   };
