@@ -174,9 +174,8 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
   };
   /** The word before `text`'s trailing spaces, laid out alone (its last glyph unkerned). */
   const simpleBeforeSpaces = (text: string): { word: string; run: ScaledRun } | undefined => {
-    let end = text.length;
-    while (end > 0 && text.charCodeAt(end - 1) === 0x20) end--;
-    if (end === 0 || end === text.length) return undefined;
+    const end = wordEnd(text);
+    if (end === undefined) return undefined;
     const word = text.slice(0, end);
     const run = laidOut(word);
     return run && { word, run };
@@ -188,6 +187,13 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
   };
 }
 
+/** Where the word before `text`'s trailing spaces ends; undefined when `text` has no such word, or no trailing spaces. */
+function wordEnd(text: string): number | undefined {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x20) end--;
+  return end === 0 || end === text.length ? undefined : end;
+}
+
 /**
  * Left-to-right `text` ending in spaces, shaped into `run`: the word before the spaces and its run, cut
  * from `run` where HarfBuzz says that is safe (no glyph at the cut flagged unsafe to break), which is
@@ -195,9 +201,8 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
  * once, not once to measure and again to draw.
  */
 function beforeSpaces(text: string, infos: readonly hb.GlyphInfo[], run: ScaledRun): { word: string; run: ScaledRun } | undefined {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 0x20) end--;
-  if (end === 0 || end === text.length) return undefined;
+  const end = wordEnd(text);
+  if (end === undefined) return undefined;
   // Left to right, clusters only grow: the cut is at the first glyph of the spaces.
   let cut = 0;
   while (cut < infos.length && infos[cut]!.cluster < end) cut++;
