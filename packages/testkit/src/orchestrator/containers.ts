@@ -1,6 +1,5 @@
 import type { CapabilityClient } from "@selu-catalogue/proto";
-import { Metadata, status } from "@grpc/grpc-js";
-import { connect } from "./grpc-calls.js";
+import { connect, healthStatus } from "./grpc-calls.js";
 import type { ContainerStarter, ManifestView, StartedContainer } from "./types.js";
 
 /** Selu polls a new container's Healthcheck every 200 ms for up to 30 s. */
@@ -99,7 +98,7 @@ export async function ready(address: string, id: string): Promise<CapabilityClie
   const started = Date.now();
   let client = connect(address);
   for (;;) {
-    const answer = await poll(client);
+    const answer = await healthStatus(client);
     if (answer === "ready") return client;
     if (Date.now() - started > READY_WITHIN_MS) {
       client.close();
@@ -111,15 +110,6 @@ export async function ready(address: string, id: string): Promise<CapabilityClie
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-}
-
-/** One readiness poll: ready, answered not ready (or failed otherwise), or no server to answer. */
-function poll(client: CapabilityClient): Promise<"ready" | "not ready" | "unreachable"> {
-  return new Promise((resolve) =>
-    client.healthcheck({}, new Metadata(), { deadline: Date.now() + 1_000 }, (err, res) =>
-      resolve(err?.code === status.UNAVAILABLE ? "unreachable" : !err && res?.ready === true ? "ready" : "not ready"),
-    ),
-  );
 }
 
 async function stopRunning(running: Running | undefined): Promise<void> {

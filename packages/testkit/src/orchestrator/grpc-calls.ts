@@ -18,8 +18,17 @@ export function connect(address: string): CapabilityClient {
   return new CapabilityClient(address, credentials.createInsecure(), CHANNEL_OPTIONS);
 }
 
-export function healthcheck(client: CapabilityClient, timeoutMs = 1_000): Promise<boolean> {
-  return new Promise((resolve) => client.healthcheck({}, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) => resolve(!err && res?.ready === true)));
+export async function healthcheck(client: CapabilityClient, timeoutMs = 1_000): Promise<boolean> {
+  return (await healthStatus(client, timeoutMs)) === "ready";
+}
+
+/** One Healthcheck: ready, answered not ready (or failed otherwise), or no server there to answer. */
+export function healthStatus(client: CapabilityClient, timeoutMs = 1_000): Promise<"ready" | "not ready" | "unreachable"> {
+  return new Promise((resolve) =>
+    client.healthcheck({}, new Metadata(), { deadline: Date.now() + timeoutMs }, (err, res) =>
+      resolve(err?.code === status.UNAVAILABLE ? "unreachable" : !err && res?.ready === true ? "ready" : "not ready"),
+    ),
+  );
 }
 
 /** The status tonic gives when its channel timeout fires: CANCELLED, "Timeout expired". */
