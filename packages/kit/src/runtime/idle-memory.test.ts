@@ -7,6 +7,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe("IdleMemory", () => {
   let idle: IdleMemory | undefined;
   afterEach(() => idle?.stop());
+  /** An always-quiet IdleMemory (stopped after the test) whose steps are recorded in `steps`. */
+  const recordSteps = (tidyMs: number, quietMs: number) => {
+    const steps: string[] = [];
+    const memory = new IdleMemory(() => true, { tidyMs, tidy: () => steps.push("tidy"), quietMs, collect: () => steps.push("collect") });
+    idle = memory;
+    return { steps, memory };
+  };
 
   it("collects once the process has been quiet for quietMs, once per stretch of work", async () => {
     let collections = 0;
@@ -76,9 +83,8 @@ describe("IdleMemory", () => {
   });
 
   it("collects the young generation after tidyMs, then gives memory back after quietMs, once per stretch of work", async () => {
-    const steps: string[] = [];
-    idle = new IdleMemory(() => true, { tidyMs: 10, tidy: () => steps.push("tidy"), quietMs: 60, collect: () => steps.push("collect") });
-    idle.quiet();
+    const { steps, memory } = recordSteps(10, 60);
+    memory.quiet();
     await sleep(35);
     expect(steps).toEqual(["tidy"]);
     await sleep(60);
@@ -88,12 +94,11 @@ describe("IdleMemory", () => {
   });
 
   it("tidies again tidyMs after work that ends while the full collection is pending, which waits on", async () => {
-    const steps: string[] = [];
-    idle = new IdleMemory(() => true, { tidyMs: 10, tidy: () => steps.push("tidy"), quietMs: 150, collect: () => steps.push("collect") });
-    idle.quiet();
+    const { steps, memory } = recordSteps(10, 150);
+    memory.quiet();
     await sleep(35);
     expect(steps).toEqual(["tidy"]);
-    idle.quiet(); // the next call ends: its young generation is tidied soon, not with the full collection
+    memory.quiet(); // the next call ends: its young generation is tidied soon, not with the full collection
     await sleep(35);
     expect(steps).toEqual(["tidy", "tidy"]);
     await sleep(30); // 100 ms after the first work, 65 after the last
