@@ -2,12 +2,16 @@
 // bounded number run, as many again wait unread. Until 26 Nov the bound was only HTTP/2's
 // SETTINGS_MAX_CONCURRENT_STREAMS, and Node reset a queued call that a client sent as it cancelled
 // another (RESOURCE_EXHAUSTED "Bandwidth exhausted"): the grpc-js test below failed 3 times in 4.
+import { fork } from "node:child_process";
 import type { ClientHttp2Stream } from "node:http2";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { credentials } from "@grpc/grpc-js";
+import { type ArtifactChunk, CapabilityClient } from "@selu-catalogue/proto";
 import { HealthCheckRequest, HealthClient, HealthService } from "@selu-catalogue/proto/standard";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GrpcServer, Status } from "../src/grpc/server/index.ts";
+import { call } from "./fixtures/client.ts";
 import { answer, connect, frame, open } from "./fixtures/raw-call.ts";
 
 const RUNNING = 2;
@@ -100,5 +104,70 @@ describe("streams on one connection", () => {
     await sleep(50);
     expect(seen.started).toBe(started);
     session.destroy();
+  });
+
+  it("tells a client that goes on sending after its answer to stop once it has the answer", async () => {
+    const session = connect(address);
+    // No such method: answered at once, while the client still has 4 MiB to send and never ends.
+    const stream = open(session, "/no.Such/Method");
+    const answered = answer(stream);
+    const chunks = 64;
+    let written = 0;
+    for (let i = 0; i < chunks && !stream.destroyed; i++) {
+      await new Promise<void>((resolve) => stream.write(Buffer.alloc(64 * 1024), (error) => (error ? undefined : (written += 1), resolve())));
+    }
+    expect(await answered).toMatchObject({ grpcStatus: Status.UNIMPLEMENTED, rstCode: 0 });
+    // Stopped within a few round trips, long before 4 MiB pass a 64 KiB flow-control window.
+    expect(written).toBeLessThan(chunks / 2);
+    session.destroy();
+  });
+
+  it("runs a call queued behind a request that ends after its answer, sent in the same breath", async () => {
+    for (let round = 0; round < 10; round++) {
+      const session = connect(address);
+      // The client queues streams past the bound only once it knows the bound.
+      await new Promise((resolve) => session.once("remoteSettings", resolve));
+      // All the streams advertised in use: two calls run, one waits, one was answered at once and its
+      // client still sends. The next call waits in the client until one of them closes.
+      const slow = Array.from({ length: RUNNING + 1 }, () => slowCall(session));
+      const early = open(session, "/no.Such/Method");
+      const earlyAnswered = answer(early);
+      early.end(Buffer.alloc(1024 * 1024));
+      const queued = open(session, CHECK_PATH);
+      const queuedAnswered = answer(queued);
+      queued.end(checkBytes(""));
+      expect(await earlyAnswered).toMatchObject({ grpcStatus: Status.UNIMPLEMENTED });
+      for (const stream of slow) stream.close();
+      expect(await queuedAnswered).toMatchObject({ grpcStatus: Status.OK, rstCode: 0 });
+      session.destroy();
+    }
+  });
+});
+
+describe("streams a capability's server advertises", () => {
+  it("are at least the 100 RFC 9113 recommends, so a burst sent as a download is cancelled runs whole (grpc-js)", async () => {
+    // Another process, as Selu is: in one process the server's turn of the event loop always comes first.
+    const child = fork(fileURLToPath(new URL("fixtures/entry-server.ts", import.meta.url)), { stdio: ["ignore", "ignore", "ignore", "ipc"], env: { ...process.env, PORT: "0", LOG_LEVEL: "warn" } });
+    const { port } = await new Promise<{ port: number }>((resolve) => child.once("message", resolve as (m: unknown) => void));
+    const session = connect(`127.0.0.1:${port}`);
+    await new Promise((resolve) => session.once("remoteSettings", resolve));
+    expect(session.remoteSettings.maxConcurrentStreams).toBe(100);
+    session.destroy();
+    // As Selu and the conformance suite do: a download cancelled at its first chunk (here an error
+    // chunk), then more calls at once than the 52 streams the kit's defaults used to advertise. Then a
+    // call was lost now and then: here one run in three failed; the pdf capability, at 28, lost one in 11
+    // of 40 such rounds.
+    const client = new CapabilityClient(`127.0.0.1:${port}`, credentials.createInsecure());
+    for (let round = 0; round < 40; round++) {
+      await new Promise<void>((resolve) => {
+        const stream = client.downloadOutputArtifact({ capabilityArtifactId: "0".repeat(32) });
+        stream.on("data", (_chunk: ArtifactChunk) => (stream.cancel(), resolve()));
+        stream.on("error", () => {});
+      });
+      const results = await Promise.all(Array.from({ length: 60 }, (_, i) => call(client, "echo", { text: `${round}.${i}` })));
+      expect(results.map((r) => r.text)).toEqual(Array.from({ length: 60 }, (_, i) => `${round}.${i}`));
+    }
+    client.close();
+    child.kill();
   });
 });

@@ -44,11 +44,21 @@ function transferStreams(limits: Readonly<Limits>): number {
 }
 
 /**
+ * Streams a connection is told it may open, at the least. RFC 9113 (6.5.2) recommends no fewer than 100,
+ * and a bound that clients reach costs calls: a client at the bound sends a queued call in the same packet
+ * as it cancels or ends another, and Node, which forgets a closed stream only on its next turn of the event
+ * loop, resets the new one (ENHANCE_YOUR_CALM, grpc-js: "Bandwidth exhausted"). A burst of 32 calls on
+ * the pdf capability's 28 met it in one conformance run of six.
+ */
+const MIN_ADVERTISED_STREAMS = 100;
+
+/**
  * HTTP/2 streams one connection may run at once (the one place that decides it): the calls that run and
- * wait, and room for transfers. As many again may wait behind them unread, each holding at most one
- * flow-control window of its request; clients are told the sum and queue the rest themselves.
+ * wait, and room for transfers. As many again may wait behind them unread, and more up to 100 in all,
+ * each holding at most one flow-control window of its request; clients are told the sum and queue the
+ * rest themselves.
  */
 export function maxStreams(limits: Readonly<Limits>): { running: number; waiting: number } {
   const running = limits.calls.max + limits.calls.maxWaiting + transferStreams(limits);
-  return { running, waiting: running };
+  return { running, waiting: Math.max(running, MIN_ADVERTISED_STREAMS - running) };
 }

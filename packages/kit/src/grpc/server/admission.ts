@@ -9,7 +9,8 @@ import type { ServerHttp2Stream } from "node:http2";
  * counts until it is closed, which Node marks as soon as it reads the frame that closes it. Streams past
  * `running` wait, unread: each holds its headers and at most one flow-control window (64 KiB) of its
  * request. A stream past those, from a client that ignores the advertised bound, is refused. (Node's
- * check still stands at `running + waiting`: a client meets it only with that many streams in flight.)
+ * check still stands at `running + waiting`, and a client with that many streams in flight meets it;
+ * serve() advertises at least 100, more than Selu or a burst in the tests has in flight: maxStreams.)
  */
 export class StreamAdmission {
   readonly #maxRunning: number;

@@ -8,6 +8,8 @@ const RESPONSE_HEADERS = { ":status": 200, "content-type": "application/grpc" };
 // cheaper than a second write); above it, as two writes with no copy.
 const COPY_BELOW = 16 * 1024;
 const STOP_AFTER_MS = 1_000;
+/** PINGs sent to learn that a client has read an answer (the first usually goes before the answer's last frame). */
+const MAX_STOP_PINGS = 4;
 
 /**
  * Answers a stream that failed before any message with the status alone (a trailers-only response).
@@ -187,18 +189,44 @@ function statusTrailers(error: StatusError): Record<string, string> {
 }
 
 /**
- * What a client still sends after the answer is dropped unread, as grpc-js did; a client that still has
- * not ended its request a second later is told to stop (RST_STREAM NO_ERROR, RFC 9113 section 8.1), so a
- * request that never ends cannot hold its stream for ever. Not at once: a grpc-js client that sees the
- * reset before it has taken the trailers reports INTERNAL instead of the status.
+ * What a client still sends after the answer is dropped unread, and once the client has the whole answer
+ * it is told to stop (RST_STREAM NO_ERROR, RFC 9113 section 8.1). Not sooner: a grpc-js client that sees
+ * the reset before it has taken the trailers reports INTERNAL instead of the status. Not later either: a
+ * client that goes on sending (grpc-js sends every message it was given, up to 16 MiB) and then ends
+ * its request frees a stream that Node counts until the next tick, so a call it queued behind, sent in
+ * the same packet, was reset with ENHANCE_YOUR_CALM when all the streams advertised were in use. A client
+ * that answers no PING is stopped a second after the answer.
  */
 export function stopInbound(stream: ServerHttp2Stream): void {
   stream.removeAllListeners("data");
   stream.resume();
   if (stream.readableEnded) return;
-  const timer = setTimeout(() => stream.close(constants.NGHTTP2_NO_ERROR), STOP_AFTER_MS).unref();
+  const stop = () => {
+    clearTimeout(timer);
+    if (!stream.closed && !stream.destroyed) stream.close(constants.NGHTTP2_NO_ERROR);
+  };
+  const timer = setTimeout(stop, STOP_AFTER_MS).unref();
   stream.once("close", () => clearTimeout(timer));
   stream.once("end", () => clearTimeout(timer));
+  whenAnswerRead(stream, stop, MAX_STOP_PINGS);
+}
+
+/**
+ * Calls `taken` once the client has read our end of `stream`: the PING's acknowledgement comes back after
+ * the client read every frame sent before the PING, so a PING sent once our end of the stream was on its
+ * way proves it arrived. (One sent earlier may overtake the answer: nghttp2 sends PINGs ahead of DATA.)
+ */
+function whenAnswerRead(stream: ServerHttp2Stream, taken: () => void, pingsLeft: number): void {
+  const session = stream.session;
+  if (!session || session.destroyed || stream.closed || pingsLeft === 0) return;
+  const answerGone = stream.state.localClose === 1;
+  const onAck = (error: Error | null) => {
+    if (error || stream.closed) return;
+    if (answerGone) taken();
+    else whenAnswerRead(stream, taken, pingsLeft - 1);
+  };
+  // false: too many PINGs unacknowledged; the timer stops the stream instead.
+  session.ping(onAck);
 }
 
 function noop(): void {}

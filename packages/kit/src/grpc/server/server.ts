@@ -52,6 +52,8 @@ export class GrpcServer {
       // What a session may hold is bounded by the streams above and by our own read and write bounds;
       // Node's own cap (10 MB by default) refuses new streams under load, as grpc-js found.
       maxSessionMemory: Number.MAX_SAFE_INTEGER,
+      // One PING at a time for each stream answered before its request ended (stopInbound in call.ts).
+      maxOutstandingPings: options.maxConcurrentStreams + options.maxWaitingStreams,
     });
     this.#server.on("session", (session) => this.#track(session));
     // A broken or hostile connection ends its own calls ('close' on each), never the process: Node
