@@ -48,3 +48,20 @@ describe("page breaks", () => {
     expect(lastAfter.page === 1 || lastAfter.yMax < caption.yMin).toBe(true);
   });
 });
+
+describe("line breaks", () => {
+  it("keeps a line's last word before a line feed on the line it fills", async () => {
+    const lines = async (text: string) =>
+      pdfPageTexts(pdf.bytes(await pdf.ok("create_pdf_document", doc([text]))), { layout: true })[0]!
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l && l !== "Layout" && l !== "Section");
+    // Words that fill a line, the last one grown a letter at a time until one more would not fit.
+    const words = "lorem ".repeat(12).trim();
+    let filler = "i";
+    while ((await lines(`${words} ${filler}i`)).length === 1) filler += "i";
+    expect(await lines(`${words} ${filler}`)).toEqual([`${words} ${filler}`]);
+    // The line feed after it was measured as a box a letter and a half wide, and the word went down a line.
+    expect(await lines(`${words} ${filler}\nNext line`)).toEqual([`${words} ${filler}`, "Next line"]);
+  });
+});

@@ -258,6 +258,10 @@ function scaled(glyphs: ShapedGlyph[], places: readonly hb.GlyphPosition[], scal
   for (let i = 0; i < places.length; i++) {
     const p = places[i]!;
     const glyph = glyphs[i]!;
+    if (isLineBreak(glyph)) {
+      positions[i] = { xAdvance: 0, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: glyph.advanceWidth * scale };
+      continue;
+    }
     const xAdvance = p.xAdvance * scale;
     positions[i] =
       p.xAdvance === glyph.advanceWidth && p.yAdvance === 0 && p.xOffset === 0 && p.yOffset === 0
@@ -266,6 +270,16 @@ function scaled(glyphs: ShapedGlyph[], places: readonly hb.GlyphPosition[], scal
     advanceWidth += xAdvance;
   }
   return { glyphs, positions, advanceWidth };
+}
+
+/**
+ * A line feed or carriage return: the last character of a line's last word as pdfkit's line wrapper
+ * measures it, never drawn (the wrapper cuts it off). HarfBuzz sets it as .notdef, as wide as a letter
+ * and a half, so a line it ended could not reach the margin: its last word went down a line.
+ */
+function isLineBreak(glyph: ShapedGlyph): boolean {
+  const [first, second] = glyph.codePoints;
+  return (first === 0x0a || first === 0x0d) && second === undefined;
 }
 
 /**
