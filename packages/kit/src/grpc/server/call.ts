@@ -193,9 +193,9 @@ function statusTrailers(error: StatusError): Record<string, string> {
  * it is told to stop (RST_STREAM NO_ERROR, RFC 9113 section 8.1). Not sooner: a grpc-js client that sees
  * the reset before it has taken the trailers reports INTERNAL instead of the status. Not later either: a
  * client that goes on sending (grpc-js sends every message it was given, up to 16 MiB) and then ends
- * its request frees a stream that Node counts until the next tick, so a call it queued behind, sent in
- * the same packet, was reset with ENHANCE_YOUR_CALM when all the streams advertised were in use. A client
- * that answers no PING is stopped a second after the answer.
+ * its request frees a stream that Node counts until its next turn of the event loop, so a call queued
+ * behind it and sent in the same packet was reset with ENHANCE_YOUR_CALM when all the streams advertised
+ * were in use. A client that answers no PING is stopped a second after the answer.
  */
 export function stopInbound(stream: ServerHttp2Stream): void {
   stream.removeAllListeners("data");
@@ -225,8 +225,10 @@ function whenAnswerRead(stream: ServerHttp2Stream, taken: () => void, pingsLeft:
     if (answerGone) taken();
     else whenAnswerRead(stream, taken, pingsLeft - 1);
   };
-  // false: too many PINGs unacknowledged; the timer stops the stream instead.
-  session.ping(onAck);
+  // False (too many PINGs unacknowledged) or thrown (the session went): the timer stops the stream instead.
+  try {
+    session.ping(onAck);
+  } catch {}
 }
 
 function noop(): void {}
