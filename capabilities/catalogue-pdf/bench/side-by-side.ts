@@ -155,12 +155,19 @@ export async function sideBySide(peerServer: string, only?: "report") {
   };
   const ours = s("ours");
   const peer = s("peer");
+  // The two sides' letters of one round, a second apart, share the host's state: the median of their
+  // ratios moves less with the host than the ratio of the medians (the goal below keeps to the latter).
+  const paired = (kind: "letter" | "letterWarm" | "newWords") => median(f.ours[kind].map((r, i) => r.ms / f.peer[kind][i]!.ms));
+  const pairedRow = (kind: "letter" | "letterWarm" | "newWords") => ["  the same, paired round by round (median of the ratios)", "", "", paired(kind)] as const;
   const rows = [
     [`one-page letter after ${IDLE_MS} ms idle, end to end`, ms(ours.letterMs), ms(peer.letterMs), ours.letterMs / peer.letterMs],
+    pairedRow("letter"),
     ["its server CPU, all threads", ms(ours.letterCpu), ms(peer.letterCpu), ours.letterCpu / peer.letterCpu],
     ["one-page letter right after another, end to end", ms(ours.warmLetterMs), ms(peer.warmLetterMs), ours.warmLetterMs / peer.warmLetterMs],
+    pairedRow("letterWarm"),
     ["its server CPU, all threads", ms(ours.warmLetterCpu), ms(peer.warmLetterCpu), ours.warmLetterCpu / peer.warmLetterCpu],
     [`letter with new words after ${IDLE_MS} ms idle`, ms(ours.newWordsMs), ms(peer.newWordsMs), ours.newWordsMs / peer.newWordsMs],
+    pairedRow("newWords"),
     ["its server CPU, all threads", ms(ours.newWordsCpu), ms(peer.newWordsCpu), ours.newWordsCpu / peer.newWordsCpu],
     ["letter size", kib(ours.letterBytes), kib(peer.letterBytes), ours.letterBytes / peer.letterBytes],
     [`report (same text; ours ${ours.reportPages} pages, peer ${peer.reportPages})`, ms(ours.reportMs), ms(peer.reportMs), ours.reportMs / peer.reportMs],
