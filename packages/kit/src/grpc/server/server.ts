@@ -44,16 +44,17 @@ export class GrpcServer {
 
   constructor(options: GrpcServerOptions) {
     this.#options = options;
+    const advertised = options.maxConcurrentStreams + options.maxWaitingStreams;
     this.#server = http2.createServer({
       // The header list bound is advertised to clients and enforced on what arrives (a larger list
       // resets its stream); gRPC's own headers and Selu's metadata are a few hundred bytes. The streams
       // advertised are those that run and those that wait (StreamAdmission decides which is which).
-      settings: { maxConcurrentStreams: options.maxConcurrentStreams + options.maxWaitingStreams, maxHeaderListSize: MAX_HEADER_LIST_BYTES },
+      settings: { maxConcurrentStreams: advertised, maxHeaderListSize: MAX_HEADER_LIST_BYTES },
       // What a session may hold is bounded by the streams above and by our own read and write bounds;
       // Node's own cap (10 MB by default) refuses new streams under load, as grpc-js found.
       maxSessionMemory: Number.MAX_SAFE_INTEGER,
       // One PING at a time for each stream answered before its request ended (stopInbound in call.ts).
-      maxOutstandingPings: options.maxConcurrentStreams + options.maxWaitingStreams,
+      maxOutstandingPings: advertised,
     });
     this.#server.on("session", (session) => this.#track(session));
     // A broken or hostile connection ends its own calls ('close' on each), never the process: Node
