@@ -17,7 +17,7 @@ describe("IdleMemory", () => {
 
   it("collects once the process has been quiet for quietMs, once per stretch of work", async () => {
     let collections = 0;
-    idle = new IdleMemory(() => true, { quietMs: 30, collect: () => collections++ });
+    idle = new IdleMemory(() => true, { quietMs: 30, laterQuietMs: 30, collect: () => collections++ });
     idle.quiet();
     await sleep(15);
     expect(collections).toBe(0);
@@ -27,6 +27,22 @@ describe("IdleMemory", () => {
     expect(collections).toBe(1); // nothing new to give back
     idle.quiet();
     await sleep(60);
+    expect(collections).toBe(2);
+  });
+
+  it("gives memory back again only after laterQuietMs, as each time costs the next call its optimised code", async () => {
+    let collections = 0;
+    idle = new IdleMemory(() => true, { quietMs: 20, laterQuietMs: 150, collect: () => collections++ });
+    idle.quiet();
+    await sleep(50);
+    expect(collections).toBe(1);
+    idle.quiet(); // the next stretch of work ends
+    await sleep(80);
+    expect(collections).toBe(1);
+    idle.quiet(); // and another: the wait runs from it
+    await sleep(100);
+    expect(collections).toBe(1);
+    await sleep(100);
     expect(collections).toBe(2);
   });
 

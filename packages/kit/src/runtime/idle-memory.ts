@@ -10,21 +10,27 @@ import { runInNewContext } from "node:vm";
  *   a VM, the first touch of each memory page after idle is slow, and a collection touches many). Done in
  *   the quiet instead, the next call allocates into an empty young generation: a letter's 0.3-0.4 MiB does
  *   not fill it, so the call runs without a stop.
- * - after `quietMs`, one memory-reducing collection (V8's last-resort one: it empties the young generation,
- *   compacts the old one and lets go of the pages and compiled code the work left behind).
+ * - after `quietMs` the first time (start-up's garbage, warm-up's included), then after `laterQuietMs`, one
+ *   memory-reducing collection (V8's last-resort one: it empties the young generation, compacts the old
+ *   one and lets go of the pages and compiled code the work left behind).
  *
  * Why the second: V8 sizes its heap for the work it just did and keeps it, and nothing in an idle server
- * prompts it to shrink, while a capability spends most of its life idle between a model's turns. pdf idles
- * 4 MiB lower this way (72 → 68 MiB). The collection takes ~25 ms of one core (a call arriving meanwhile
- * waits that long at most), and the first call after costs about 0.4 ms more CPU (code compiled again).
+ * prompts it to shrink, while a capability spends most of its life idle. pdf idles 4 MiB lower this way
+ * (72 → 68 MiB after a first letter, 106 → 93 after the bench's work). The collection takes ~25 ms of one
+ * core (a call arriving meanwhile waits that long at most), and the call after it pays to optimise its code
+ * again (any full collection clears what optimised code holds weakly): pdf's letter after 4 s idle took
+ * 9.9 ms with it and 7.2 without, the kit's echo twice the CPU. So past the first, it waits for a quiet
+ * longer than the calls of a model's turn are apart.
  */
 export interface IdleMemoryOptions {
   /** How long the process stays quiet before the young generation is collected (default 100 ms). */
   tidyMs?: number;
   /** What collects the young generation (default: V8's; `noCollection` for nothing). */
   tidy?: () => void;
-  /** How long the process stays quiet before memory is given back (default 2 s: a model's turn between calls is longer). */
+  /** How long the process stays quiet before memory is first given back (default 2 s). */
   quietMs?: number;
+  /** How long it stays quiet before memory is given back again, after the first time (default 30 s). */
+  laterQuietMs?: number;
   /** What gives memory back (default: V8's memory-reducing collection; `noCollection` for none). */
   collect?: () => void;
 }
@@ -34,6 +40,7 @@ export class IdleMemory {
   readonly #tidyMs: number;
   readonly #collect: () => void;
   readonly #quietMs: number;
+  readonly #laterQuietMs: number;
   readonly #isQuiet: () => boolean;
   #timer: NodeJS.Timeout | undefined;
   /** When the timer fires, on performance.now()'s clock. */
@@ -44,11 +51,14 @@ export class IdleMemory {
   #worked = false;
   /** Whether the young generation was collected since the work last stopped. */
   #tidied = true;
+  /** Whether memory was given back once already (later times wait `laterQuietMs`). */
+  #collected = false;
   #stopped = false;
 
   constructor(isQuiet: () => boolean, options: IdleMemoryOptions = {}) {
     this.#isQuiet = isQuiet;
     this.#quietMs = options.quietMs ?? 2_000;
+    this.#laterQuietMs = options.laterQuietMs ?? 30_000;
     this.#collect = options.collect ?? reducingCollection;
     this.#tidyMs = options.tidyMs ?? 100;
     // A tidy no sooner than the full collection would only come before it: that one empties the young generation too.
@@ -68,7 +78,7 @@ export class IdleMemory {
     this.#quietSince = performance.now();
     // One timer at a time, pushed back when it fires early: cheaper than clearing and arming one per call.
     // Armed anew only when due too late (for the full collection, while a tidy is now wanted sooner).
-    const due = this.#quietSince + (this.#tidied ? this.#quietMs : this.#tidyMs);
+    const due = this.#quietSince + (this.#tidied ? this.#collectAfterMs : this.#tidyMs);
     if (this.#timer && this.#due <= due + 1) return;
     clearTimeout(this.#timer);
     this.#arm(due - this.#quietSince);
@@ -91,10 +101,16 @@ export class IdleMemory {
       this.#tidied = true;
       this.#tidy();
     }
-    if (this.#collect !== noCollection && this.#later(this.#quietMs - quietFor)) return;
+    if (this.#collect !== noCollection && this.#later(this.#collectAfterMs - quietFor)) return;
     this.#worked = false;
+    this.#collected = true;
     this.#collect();
   };
+
+  /** The quiet wanted before memory is given back this time. */
+  get #collectAfterMs(): number {
+    return this.#collected ? this.#laterQuietMs : this.#quietMs;
+  }
 
   /** Arms the timer for `wait` ms when that is more than a millisecond, saying whether it did. */
   #later(wait: number): boolean {
