@@ -1,7 +1,8 @@
 // The side-by-side bench of issue 17 item 3: the same letter and 20-page report rendered by ours and by Selu's
 // first-party pdf agent (bench/peer.ts), interleaved on one machine, end to end through the orchestrator
 // double (invoke and download). Figures: time per document (the letter also with new words each round, as
-// a real letter's would be), size, first document after start, idle RSS
+// a real letter's would be, and after seconds of idle, as between a model's calls), size, first document
+// after start, idle RSS
 // (resident once the process has been quiet a few seconds, as an operator sees it between a model's turns),
 // the start-up peak, RSS after work, peak RSS at max_concurrent against each manifest's memory limit.
 import type { CallOutcome } from "@selu-catalogue/testkit";
@@ -13,6 +14,13 @@ import { PEER_MANIFEST, PEER_MEMORY_MB, startPeer, toPeerArgs } from "./peer.ts"
 const ROUNDS = 21;
 /** The quiet before each side's measured letter. */
 const IDLE_MS = 300;
+/**
+ * A longer quiet, as between the calls of a model's turn in Selu (seconds of model output): the kit's
+ * young-generation collection has run in it, and what the letter touches has gone further from the CPU.
+ * Both sides wait it out together, so a round costs it once; 7 rounds keep the bench near two minutes.
+ */
+const LONG_IDLE_MS = 4_000;
+const LONG_ROUNDS = 7;
 const START_ROUNDS = 5;
 /** How long a process is left quiet before its idle RSS is read (ours gives memory back after 2 s). */
 const SETTLE_MS = 3_000;
@@ -111,6 +119,10 @@ export async function sideBySide(peerServer: string, only?: "report") {
       f[c.name].newWords.push(await timed(side, c.args(letterWithNewWords(round) as Doc)));
     }
   }
+  for (let round = 0; round < LONG_ROUNDS; round++) {
+    await sleep(LONG_IDLE_MS);
+    for (const { c, side } of order(round)) f[c.name].longIdle.push(await timed(side, c.letter));
+  }
   for (let round = 0; round < ROUNDS; round++) for (const { c, side } of order(round)) f[c.name].report.push(await timed(side, c.report));
   for (const { c, side } of running) f[c.name].afterWorkRss = side.peakRss();
   await sleep(SETTLE_MS);
@@ -138,6 +150,8 @@ export async function sideBySide(peerServer: string, only?: "report") {
       newWordsCpu: median(x.newWords.map((r) => r.cpu)),
       warmLetterMs: median(x.letterWarm.map((r) => r.ms)),
       warmLetterCpu: median(x.letterWarm.map((r) => r.cpu)),
+      longIdleMs: median(x.longIdle.map((r) => r.ms)),
+      longIdleCpu: median(x.longIdle.map((r) => r.cpu)),
       reportCpu: median(x.report.map((r) => r.cpu)),
       letterBytes: x.letter[0]!.bytes,
       reportMs: median(x.report.map((r) => r.ms)),
@@ -157,8 +171,9 @@ export async function sideBySide(peerServer: string, only?: "report") {
   const peer = s("peer");
   // The two sides' letters of one round, a second apart, share the host's state: the median of their
   // ratios moves less with the host than the ratio of the medians (the goal below keeps to the latter).
-  const paired = (kind: "letter" | "letterWarm" | "newWords") => median(f.ours[kind].map((r, i) => r.ms / f.peer[kind][i]!.ms));
-  const pairedRow = (kind: "letter" | "letterWarm" | "newWords") => ["  the same, paired round by round (median of the ratios)", "", "", paired(kind)] as const;
+  type Paired = "letter" | "letterWarm" | "newWords" | "longIdle";
+  const paired = (kind: Paired) => median(f.ours[kind].map((r, i) => r.ms / f.peer[kind][i]!.ms));
+  const pairedRow = (kind: Paired) => ["  the same, paired round by round (median of the ratios)", "", "", paired(kind)] as const;
   const rows = [
     [`one-page letter after ${IDLE_MS} ms idle, end to end`, ms(ours.letterMs), ms(peer.letterMs), ours.letterMs / peer.letterMs],
     pairedRow("letter"),
@@ -169,6 +184,9 @@ export async function sideBySide(peerServer: string, only?: "report") {
     [`letter with new words after ${IDLE_MS} ms idle`, ms(ours.newWordsMs), ms(peer.newWordsMs), ours.newWordsMs / peer.newWordsMs],
     pairedRow("newWords"),
     ["its server CPU, all threads", ms(ours.newWordsCpu), ms(peer.newWordsCpu), ours.newWordsCpu / peer.newWordsCpu],
+    [`one-page letter after ${LONG_IDLE_MS / 1000} s idle (median of ${LONG_ROUNDS})`, ms(ours.longIdleMs), ms(peer.longIdleMs), ours.longIdleMs / peer.longIdleMs],
+    pairedRow("longIdle"),
+    ["its server CPU, all threads", ms(ours.longIdleCpu), ms(peer.longIdleCpu), ours.longIdleCpu / peer.longIdleCpu],
     ["letter size", kib(ours.letterBytes), kib(peer.letterBytes), ours.letterBytes / peer.letterBytes],
     [`report (same text; ours ${ours.reportPages} pages, peer ${peer.reportPages})`, ms(ours.reportMs), ms(peer.reportMs), ours.reportMs / peer.reportMs],
     ["report, server CPU, all threads", ms(ours.reportCpu), ms(peer.reportCpu), ours.reportCpu / peer.reportCpu],
@@ -177,7 +195,7 @@ export async function sideBySide(peerServer: string, only?: "report") {
     ["start to ready (Healthcheck)", ms(ours.readyMs), ms(peer.readyMs), ours.readyMs / peer.readyMs],
     [`RSS idle (${SETTLE_MS / 1000} s quiet after the first letter)`, `${ours.idleRss} MiB`, `${peer.idleRss} MiB`, ours.idleRss / peer.idleRss],
     ["start-up peak (VmHWM when ready)", `${ours.startPeakRss} MiB`, `${peer.startPeakRss} MiB`, ours.startPeakRss / peer.startPeakRss],
-    [`RSS after ${2 * ROUNDS + 1} letters and ${ROUNDS + 1} reports: peak`, `${ours.afterWorkRss} MiB`, `${peer.afterWorkRss} MiB`, ours.afterWorkRss / peer.afterWorkRss],
+    [`RSS after ${1 + 3 * ROUNDS + LONG_ROUNDS} letters and ${ROUNDS + 1} reports: peak`, `${ours.afterWorkRss} MiB`, `${peer.afterWorkRss} MiB`, ours.afterWorkRss / peer.afterWorkRss],
     [`  then ${SETTLE_MS / 1000} s quiet`, `${ours.afterWorkIdleRss} MiB`, `${peer.afterWorkIdleRss} MiB`, ours.afterWorkIdleRss / peer.afterWorkIdleRss],
     [
       "peak RSS, max_concurrent reports at once (of the limit)",
@@ -248,6 +266,7 @@ function figures() {
     letter: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
     letterWarm: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
     newWords: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
+    longIdle: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
     report: [] as { ms: number; cpu: number; bytes: number; pages: number }[],
     afterWorkRss: 0,
     afterWorkIdleRss: 0,
