@@ -19,8 +19,8 @@ import { runInNewContext } from "node:vm";
  * (72 → 68 MiB after a first letter, 106 → 93 after the bench's work). The collection takes ~25 ms of one
  * core (a call arriving meanwhile waits that long at most), and the call after it pays to optimise its code
  * again (any full collection clears what optimised code holds weakly): pdf's letter after 4 s idle took
- * 9.9 ms with it and 7.2 without, the kit's echo twice the CPU. So past the first, it waits for a quiet
- * longer than the calls of a model's turn are apart.
+ * 9.6-9.9 ms with it and 7.2-7.6 without, the kit bench's echo 2.3 times the CPU. So past the first, it
+ * waits for a quiet longer than the calls of a model's turn are apart.
  */
 export interface IdleMemoryOptions {
   /** How long the process stays quiet before the young generation is collected (default 100 ms). */
