@@ -22,7 +22,10 @@ const IDLE_MS = 300;
 const LONG_IDLE_MS = 4_000;
 const LONG_ROUNDS = 7;
 const START_ROUNDS = 5;
-/** How long a process is left quiet before its idle RSS is read (ours gives memory back after 2 s). */
+/**
+ * How long a process is left quiet before its idle RSS is read: ours gives memory back 2 s after its first
+ * calls (the idle RSS row), and after later work only once quiet for 30 s (so not in the after-work row).
+ */
 const SETTLE_MS = 3_000;
 
 type Doc = Parameters<typeof toPeerArgs>[0];
