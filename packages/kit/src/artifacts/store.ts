@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { ToolError } from "../errors.js";
+import { newArtifactId } from "./artifact-id.js";
 import { formatBytes } from "../format.js";
 import { ownMemory } from "../own-memory.js";
 
@@ -166,7 +166,7 @@ export class ArtifactStore {
   /** @internal Adds a finished artifact whose bytes were reserved. */
   commit(item: Omit<StoredArtifact, "id" | "expiresAt">): StoredArtifact {
     const stored: StoredArtifact = {
-      id: randomBytes(16).toString("hex"),
+      id: newArtifactId(),
       kind: item.kind,
       filename: item.filename,
       mimeType: item.mimeType,
