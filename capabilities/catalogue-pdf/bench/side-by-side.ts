@@ -17,7 +17,9 @@ const IDLE_MS = 300;
 /**
  * A longer quiet, as between the calls of a model's turn in Selu (seconds of model output): the kit's
  * young-generation collection has run in it, and what the letter touches has gone further from the CPU.
- * Both sides wait it out together, so a round costs it once; 7 rounds keep the bench near two minutes.
+ * Each side waits it out before its own letter: when both sides shared one wait, the side second in a
+ * round found the machine awake (a round's ratio swung by a third with the order), and with an odd
+ * number of rounds one side was first more often. 7 rounds keep the bench under three minutes.
  */
 const LONG_IDLE_MS = 4_000;
 const LONG_ROUNDS = 7;
@@ -123,8 +125,10 @@ export async function sideBySide(peerServer: string, only?: "report") {
     }
   }
   for (let round = 0; round < LONG_ROUNDS; round++) {
-    await sleep(LONG_IDLE_MS);
-    for (const { c, side } of order(round)) f[c.name].longIdle.push(await timed(side, c.letter));
+    for (const { c, side } of order(round)) {
+      await sleep(LONG_IDLE_MS);
+      f[c.name].longIdle.push(await timed(side, c.letter));
+    }
   }
   for (let round = 0; round < ROUNDS; round++) for (const { c, side } of order(round)) f[c.name].report.push(await timed(side, c.report));
   for (const { c, side } of running) f[c.name].afterWorkRss = side.peakRss();
