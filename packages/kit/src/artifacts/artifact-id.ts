@@ -11,7 +11,7 @@ let next = 0;
  * A new artifact id: 128 bits from the system's secure generator, as 32 hex digits, so that no caller can
  * guess another's. The bits are drawn for 256 ids at a time, as node's `randomUUID` does: a draw runs
  * OpenSSL's generator, and drawing for each id made a call after idle touch its code and state anew,
- * about 0.8 MiB of memory pages (slow to touch after idle on a VM: pdf's letter took ~5% more CPU).
+ * about 0.8 MiB of memory pages (slow to touch after idle on a VM: pdf's letter took ~4% more CPU).
  */
 export function newArtifactId(): string {
   if (next + ID_BYTES > drawn.length) {
