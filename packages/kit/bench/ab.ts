@@ -4,13 +4,14 @@
 // paired figure is the median of the rounds' own ratios. For a change to the kit: bundle a kit server
 // before and after it (`node ../../scripts/bundle-entry.mjs`'s bundleEntry on
 // .bench/servers/kit-server.mjs, which `pnpm bench` writes) and pass both, with the bare one first.
-// With --profile, each server runs under --cpu-prof and where its CPU went is printed per call.
+// With --profile, each server runs under --cpu-prof and where its CPU went is printed per call. With
+// --download <bytes>, each call downloads an artifact of that size (a one-page PDF is ~16 KiB) instead of an echo.
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { freePort, OUT_DIR, ServerChild } from "./children.ts";
 import { nodeFlags } from "./flags.ts";
-import { connect, invokeRequest, latency, throughput } from "./load.ts";
+import { connect, download, invokeRequest, latency, makeArtifact, repeat, throughput } from "./load.ts";
 import { printProfiles } from "./profile-summary.ts";
 import { median } from "./stats.ts";
 
@@ -21,6 +22,7 @@ const { values, positionals } = parseArgs({
     ms: { type: "string", default: "800" },
     c: { type: "string", default: "64" },
     profile: { type: "boolean", default: false },
+    download: { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
@@ -49,20 +51,32 @@ for (let i = 0; i < servers.length; i++) {
   served[i]! += (await latency(clients[i]!, echo, 500, 10_000)).length;
   served[i]! += (await throughput(clients[i]!, echo, concurrency, 1_500, 100_000)).calls;
 }
+// The call each phase repeats: an echo, or a download of one artifact made now.
+const calls = await Promise.all(
+  clients.map(async (client) => {
+    if (values.download === undefined) return () => throughput(client, echo, concurrency, phaseMs, 1_000_000);
+    const id = await makeArtifact(client, Number(values.download));
+    return () => repeat(() => download(client, id), concurrency, phaseMs, 1_000_000);
+  }),
+);
+// A download's own code runs once before the rounds, as the echo's did above.
+if (values.download !== undefined) for (let i = 0; i < calls.length; i++) served[i]! += (await calls[i]!()).calls;
 const cpu: number[][] = servers.map(() => []);
 const rate: number[][] = servers.map(() => []);
 for (let r = 0; r < rounds; r++) {
   for (let k = 0; k < servers.length; k++) {
     const i = (k + r) % servers.length;
     const before = await servers[i]!.report();
-    const t = await throughput(clients[i]!, echo, concurrency, phaseMs, 1_000_000);
+    const t = await calls[i]!();
     const after = await servers[i]!.report();
     cpu[i]!.push((after.userUs + after.systemUs - before.userUs - before.systemUs) / t.calls);
     rate[i]!.push(t.perSecond);
     served[i]! += t.calls;
   }
 }
-console.log(`c=${concurrency}, ${rounds} rounds of ${phaseMs} ms; paired: the median of each round's ratio to ${servers[0]!.kind}`);
+console.log(
+  `${values.download === undefined ? "echo" : `downloads of ${values.download} bytes`}, c=${concurrency}, ${rounds} rounds of ${phaseMs} ms; paired: the median of each round's ratio to ${servers[0]!.kind}`,
+);
 for (let i = 0; i < servers.length; i++) {
   const paired = (xs: number[][]) => median(xs[i]!.map((x, r) => x / xs[0]![r]!)).toFixed(3);
   console.log(

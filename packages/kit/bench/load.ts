@@ -60,8 +60,13 @@ export interface Throughput {
   perSecond: number;
 }
 
-/** `concurrency` callers in a loop for `durationMs` (at most `maxCalls` calls in all). */
-export async function throughput(client: CapabilityClient, request: InvokeRequest, concurrency: number, durationMs: number, maxCalls: number): Promise<Throughput> {
+/** `concurrency` callers of `request` in a loop for `durationMs` (at most `maxCalls` calls in all). */
+export function throughput(client: CapabilityClient, request: InvokeRequest, concurrency: number, durationMs: number, maxCalls: number): Promise<Throughput> {
+  return repeat(() => invokeOk(client, request), concurrency, durationMs, maxCalls);
+}
+
+/** `concurrency` callers of `one` in a loop for `durationMs` (at most `maxCalls` calls in all). */
+export async function repeat(one: () => Promise<unknown>, concurrency: number, durationMs: number, maxCalls: number): Promise<Throughput> {
   let started = 0;
   let calls = 0;
   const t0 = performance.now();
@@ -69,13 +74,22 @@ export async function throughput(client: CapabilityClient, request: InvokeReques
   const worker = async () => {
     while (started < maxCalls && performance.now() < end) {
       started++;
-      await invokeOk(client, request);
+      await one();
       calls++;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const ms = performance.now() - t0;
   return { calls, ms, perSecond: (calls * 1000) / ms };
+}
+
+/** An artifact of `size` bytes from the bench tool `make_file`; its id. */
+export async function makeArtifact(client: CapabilityClient, size: number): Promise<string> {
+  const res = await invoke(client, invokeRequest("make_file", { size }));
+  if (res.error) throw new Error(`make_file failed: ${res.error}`);
+  const id = (JSON.parse(res.resultJson.toString("utf8")) as { artifact?: { capability_artifact_id?: string } }).artifact?.capability_artifact_id;
+  if (typeof id !== "string") throw new Error("make_file returned no artifact");
+  return id;
 }
 
 /** Downloads an artifact whole; returns its size, checking Selu's rules (done on the last chunk, no error). */

@@ -9,7 +9,7 @@ import type { CapabilityClient } from "@selu-catalogue/proto";
 import { buildChildren, freePort, OUT_DIR, ServerChild, type ServerKind } from "./children.ts";
 import { nodeFlags, productionEnv } from "./flags.ts";
 import { foreignShare, sampleHost } from "./host.ts";
-import { connect, download, invoke, invokeRequest, latency, pollReady, throughput, upload } from "./load.ts";
+import { connect, download, invokeRequest, latency, makeArtifact, pollReady, throughput, upload } from "./load.ts";
 import type { Report } from "./protocol.ts";
 import { fmt, median, MiB, percentile, sum, table } from "./stats.ts";
 
@@ -82,14 +82,6 @@ async function spawnToReady(): Promise<Record<ServerKind, number[]>> {
 
 const echo = invokeRequest("echo", { text: "hello from the bench" });
 
-async function makeArtifact(client: CapabilityClient): Promise<string> {
-  const res = await invoke(client, invokeRequest("make_file", { size: P.artifactBytes }));
-  if (res.error) throw new Error(`make_file failed: ${res.error}`);
-  const id = (JSON.parse(res.resultJson.toString("utf8")) as { artifact?: { capability_artifact_id?: string } }).artifact?.capability_artifact_id;
-  if (typeof id !== "string") throw new Error("make_file returned no artifact");
-  return id;
-}
-
 async function transfers(child: ServerChild, n: number, one: () => Promise<number>): Promise<{ mibPerSecond: number; cpuMsPerMiB: number }> {
   const before = await child.report();
   const t0 = performance.now();
@@ -117,7 +109,7 @@ const payload = Buffer.alloc(P.artifactBytes, 0x5a);
 async function warmUp(client: CapabilityClient): Promise<void> {
   await latency(client, echo, 500, 10_000);
   await throughput(client, echo, 64, 1_000, 3_000);
-  const id = await makeArtifact(client);
+  const id = await makeArtifact(client, P.artifactBytes);
   for (let i = 0; i < 3; i++) await download(client, id);
   for (let i = 0; i < 3; i++) await upload(client, payload);
 }
@@ -134,7 +126,7 @@ async function round(child: ServerChild, client: CapabilityClient): Promise<Roun
   const latencyUs = await latency(client, echo, P.latencyCalls, 10_000);
   const c1 = await callRate(child, client, 1);
   const c64 = await callRate(child, client, 64);
-  const id = await makeArtifact(client);
+  const id = await makeArtifact(client, P.artifactBytes);
   const dl = await transfers(child, P.transfers, () => download(client, id));
   const ul = await transfers(child, P.transfers, () => upload(client, payload));
   return { latencyUs, c1, c64, download: dl, upload: ul };
