@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gradientPng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
 import { flat, pdfPageTexts, pdfText } from "./support/poppler.js";
 
@@ -43,6 +44,23 @@ describe("blank text", () => {
 });
 
 describe("content as meant", () => {
+  it("reads null of every optional field inside blocks, lists, columns and images as left out, as Selu passes a model's nulls", async () => {
+    const image = pdf.file(gradientPng(40, 20), "chart.png", "image/png");
+    const content = [
+      { type: "list", ordered: null, items: ["one", { text: "two", items: null }] },
+      { type: "quote", text: "Said.", attribution: null },
+      { type: "code", text: "x = 1", language: null },
+      { type: "table", columns: [{ header: "A", align: null }], rows: [["1"]] },
+      { type: "image", attachment_index: 0, url: null, caption: null, alt: null, width: null },
+    ];
+    const result = await pdf.ok("create_pdf_document", doc(content, { subtitle: null, attachments: [{ artifact_id: image }] }));
+    expect(flat(pdfText(pdf.bytes(result)))).toContain("• one • two");
+  });
+
+  it("still names a null where a field is required", async () => {
+    expect(await pdf.fails("create_pdf_document", doc([{ type: "quote", text: null }]))).toMatch(/^invalid arguments for create_pdf_document: sections\[0\]\.content\[0\]\.text: /);
+  });
+
   it("reads one string instead of the content list as paragraphs split at blank lines", async () => {
     const result = await pdf.ok("create_pdf_document", doc("First paragraph.\n\nSecond paragraph,\nwith a line break."));
     // Two paragraphs, not one with an empty line in it (which pdftotext would show as a blank line).

@@ -35,3 +35,39 @@ describe("dropOptionalNulls", () => {
     expect(result.error?.issues[0]).toMatchObject({ path: ["to"], code: "invalid_type" });
   });
 });
+
+describe("dropOptionalNulls under unions", () => {
+  const item = z.union([z.string(), z.object({ text: z.string(), items: z.array(z.string()).optional() }).strict()]);
+  const block = z.discriminatedUnion("type", [
+    z.object({ type: z.literal("image"), caption: z.string().optional(), width: z.number().optional() }).strict(),
+    z.object({ type: z.literal("quote"), text: z.string(), caption: z.string() }).strict(),
+    z.object({ type: z.literal("list"), ordered: z.boolean().optional(), items: z.array(item) }).strict(),
+  ]);
+  const doc = z.object({ content: z.union([z.array(z.union([z.string(), block])), z.string()]) }).strict();
+  const cleanedDoc = (value: Record<string, unknown>) => (dropOptionalNulls(doc, value), value);
+
+  it("reads null of an optional field inside a union's branches as absent, at any depth", () => {
+    const value = cleanedDoc({
+      content: ["text", { type: "image", caption: null, width: null }, { type: "list", ordered: null, items: ["a", { text: "b", items: null }] }],
+    });
+    expect(value).toEqual({ content: ["text", { type: "image" }, { type: "list", items: ["a", { text: "b" }] }] });
+    expect(doc.safeParse(value).success).toBe(true);
+  });
+
+  it("goes by the discriminator: a field required in the branch the value names keeps its null", () => {
+    expect(cleanedDoc({ content: [{ type: "quote", text: "q", caption: null }] })).toEqual({ content: [{ type: "quote", text: "q", caption: null }] });
+  });
+
+  it("without a discriminator, keeps a null that any branch the value may be requires", () => {
+    const either = z.union([z.object({ a: z.string().optional() }), z.object({ a: z.string(), b: z.number() })]);
+    const value = { a: null };
+    dropOptionalNulls(either, value);
+    expect(value).toEqual({ a: null });
+  });
+
+  it("leaves a value no branch describes alone", () => {
+    const value = { content: "one string" };
+    expect(cleanedDoc(value)).toEqual({ content: "one string" });
+    expect(cleanedDoc({ content: [{ type: "unknown", caption: null }] })).toEqual({ content: [{ type: "unknown", caption: null }] });
+  });
+});
