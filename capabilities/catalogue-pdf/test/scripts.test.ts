@@ -55,6 +55,7 @@ const SAMPLES: [string, string, string][] = [
   ["Armenian", "hy", "Բարեւ աշխարհ, սա փորձարկում է։"],
   ["Georgian", "ka", "გამარჯობა მსოფლიო, ეს არის ტესტი."],
   ["emoji", "en", "Party 🎉 time 😀 thumbs 👍 done"],
+  ["emoji sequences", "en", "Keys 1️⃣ #️⃣, coder 👩🏽‍💻, flags 🏳️‍🌈 🇩🇪, love ❤️ ❤️‍🔥, pirate 🏴‍☠️ done"],
 ];
 
 const EXACT_PUNCTUATION_GAP = new Set(["ar", "fa", "ur", "he", "bn"]);
@@ -120,6 +121,10 @@ describe("shaping matches an independent HarfBuzz (hb-shape)", () => {
     ["a Devanagari conjunct and reordered vowel sign", "hi", "क्षत्रिय", () => noto("noto-sans-devanagari", "noto-sans-devanagari-devanagari-400-normal.woff")],
     ["a Thai cluster with stacked marks", "th", "สวัสดี", () => noto("noto-sans-thai", "noto-sans-thai-thai-400-normal.woff")],
     ["the fi ligature", "en", "office", dejavu],
+    // Emoji sequences come out as one glyph each from the one emoji file that has all their characters.
+    ["a keycap", "en", "1️⃣", () => noto("noto-emoji", "noto-emoji-2-400-normal.woff")],
+    ["a ZWJ sequence with a skin tone", "en", "👩🏽‍💻", () => noto("noto-emoji", "noto-emoji-8-400-normal.woff")],
+    ["a ZWJ sequence of a symbol DejaVu also has", "en", "❤️‍🔥", () => noto("noto-emoji", "noto-emoji-9-400-normal.woff")],
   ];
   it.each(cases)("%s is drawn with hb-shape's glyphs", async (_name, language, word, font) => {
     const bytes = await render(language, [word]);

@@ -98,6 +98,27 @@ export function fallbackFor(codePoint: number, bold: boolean, order: readonly Fa
   return font ?? undefined;
 }
 
+/**
+ * The emoji font that has every character of an emoji sequence (a keycap, a flag, a skin tone, a ZWJ
+ * sequence), so that one shaping run turns it into its one glyph: the emoji family is split into files
+ * by Unicode range, and a sequence's characters looked up one by one may come from different files (a
+ * technologist's 💻 from another file than her 👩🏽). Undefined when no file has them all.
+ */
+export function sequenceFont(sequence: string): FallbackFont | undefined {
+  let font = sequences.get(sequence);
+  if (font === undefined) {
+    const codePoints = Array.from(sequence, (char) => char.codePointAt(0)!);
+    const slice = allSlices().find((s) => s.family === "noto-emoji" && codePoints.every((codePoint) => covers(s.ranges, codePoint)));
+    const candidate = slice && open(slice.path(false));
+    font = candidate && codePoints.every((codePoint) => candidate.font.hasGlyphForCodePoint(codePoint)) ? candidate : null;
+    if (sequences.size >= MAX_REMEMBERED) sequences.clear();
+    sequences.set(sequence, font);
+  }
+  return font ?? undefined;
+}
+
+const sequences = new Map<string, FallbackFont | null>();
+
 // The font found for each character (null: none), per family order: a CJK document asks for thousands.
 const chosen = new WeakMap<readonly FamilyId[], Map<number, FallbackFont | null>>();
 const MAX_REMEMBERED = 50_000;

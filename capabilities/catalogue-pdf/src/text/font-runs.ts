@@ -1,6 +1,6 @@
 import type { GlyphSource } from "../document/glyph-coverage.js";
 import { fonts, type FontKey } from "../render/fonts.js";
-import { fallbackFor, FAMILY_ORDER, type FamilyId } from "./fallback-fonts.js";
+import { fallbackFor, FAMILY_ORDER, sequenceFont, type FallbackFont, type FamilyId } from "./fallback-fonts.js";
 import type { FontFace } from "./font-face.js";
 
 /** A stretch of text set in one font: `name` is what the font is registered under in a document. */
@@ -17,6 +17,10 @@ const ATTACHED = /[\p{M}\p{Cc}\p{Cf}\uFE00-\uFE0F\u{1F3FB}-\u{1F3FF}\u{E0020}-\u
 // Digits, spaces and punctuation stay in the font of the text around them when it has them.
 const NEUTRAL = /[\p{N}\p{P}\p{Z}\p{Sm}\p{Sc}\p{Sk}\s]/u;
 const SPACE = /[\p{Z}\s]/u;
+// An emoji sequence (a keycap, a flag, an emoji with its presentation selector, skin tone, tags or ZWJ
+// partners): set as a whole in the one emoji font that has all of it, which shapes it into one glyph.
+const EMOJI_PART = "\\p{Extended_Pictographic}(?:\\uFE0F|\\p{Emoji_Modifier}|[\\u{E0020}-\\u{E007F}])*";
+const EMOJI_SEQUENCE = new RegExp(`[0-9#*]\\uFE0F?\\u20E3|\\p{Regional_Indicator}{2}|${EMOJI_PART}(?:\\u200D${EMOJI_PART})*`, "uy");
 
 /**
  * Splits text into runs by font: the style's DejaVu face first, then the Noto fallbacks in `order`. Characters no font has are left in the run before them
@@ -32,6 +36,15 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
     const next = i + (codePoint > 0xffff ? 2 : 1);
     const char = text.slice(i, next);
     const last = runs.at(-1);
+    // Below U+2000 only a keycap (1️⃣) or ©️/®️ starts one, with U+FE0F or U+20E3 after it.
+    const after = text.charCodeAt(next);
+    const sequence = codePoint >= 0x2000 || after === 0xfe0f || after === 0x20e3 ? emojiSequenceAt(text, i, next) : undefined;
+    if (sequence) {
+      if (last && last.name === sequence.font.name) last.end = sequence.end;
+      else runs.push({ start: i, end: sequence.end, name: sequence.font.name, font: sequence.font.font });
+      i = sequence.end;
+      continue;
+    }
     // Spaces go to DejaVu (pdfkit shapes word by word anyway; Noto Emoji's space is twice as wide).
     if (last && (ATTACHED.test(char) || (NEUTRAL.test(char) && !(SPACE.test(char) && last.name !== face) && last.font.hasGlyphForCodePoint(codePoint)))) {
       last.end = next;
@@ -43,6 +56,15 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
     i = next;
   }
   return runs.map((r) => ({ text: text.slice(r.start, r.end), name: r.name, font: r.font }));
+}
+
+/** The emoji sequence of more than one character starting at `start`, with the font to set it in. */
+function emojiSequenceAt(text: string, start: number, afterFirst: number): { end: number; font: FallbackFont } | undefined {
+  EMOJI_SEQUENCE.lastIndex = start;
+  const match = EMOJI_SEQUENCE.exec(text);
+  if (!match || match[0].length <= afterFirst - start) return undefined;
+  const font = sequenceFont(match[0]);
+  return font && { end: start + match[0].length, font };
 }
 
 const faceFonts = new Map<FontKey, Omit<FontRun, "text">>();
