@@ -2,6 +2,7 @@ import { attachmentIds } from "../artifacts/attachments.js";
 import { neededCredentials } from "../capability.js";
 import { randomBytes } from "node:crypto";
 import { ArgumentsError, CredentialsError, outcomeKind, ToolError, wireError, type OutcomeKind } from "../errors.js";
+import { fixOptionCase } from "../json/option-case.js";
 import { dropOptionalNulls } from "../json/optional-nulls.js";
 import { argsBounds, CONFIG_ADVICE, CONFIG_BOUNDS } from "../limits/args-bounds.js";
 import { checkJsonBounds } from "../limits/json-bounds.js";
@@ -145,8 +146,14 @@ function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): u
   for (const key of APPROVAL_KEYS) if (key in raw) delete raw[key];
   // Models send null for an optional argument they leave out (contract section 3).
   if (shape.nulls) dropOptionalNulls(def.input, raw);
-  const parsed = def.input.safeParse(raw);
+  let parsed = def.input.safeParse(raw);
   if (parsed.success) return parsed.data;
+  // An option in another case ("a4", "Landscape") is taken as meant: refused, it can end the user's turn.
+  // Again after a fix: a union's branch, once its discriminator is fixed, reports its own options.
+  for (let round = 0; round < 3 && fixOptionCase(parsed.error.issues, raw); round++) {
+    parsed = def.input.safeParse(raw);
+    if (parsed.success) return parsed.data;
+  }
   const known = Object.keys(def.input.shape);
   const hint = parsed.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0) ? ` (the tool takes: ${known.join(", ") || "no arguments"})` : "";
   throw new ArgumentsError(`invalid arguments for ${input.toolName}: ${formatIssues(parsed.error.issues)}${hint}`);
