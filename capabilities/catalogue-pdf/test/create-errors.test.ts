@@ -78,7 +78,7 @@ describe("bad input", () => {
     [
       "a row with too few cells",
       doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }], rows: [["1", "2"], ["3"]] }]),
-      /sections\[0\]\.content\[0\]\.rows\[1\]: has 1 cells, the table has 2 columns/,
+      /sections\[0\]\.content\[0\]\.rows\[1\]: has 1 cell, the table has 2 columns/,
     ],
     [
       "lists nested too deep",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
-import { flat, pdfPageTexts, pdfText } from "./support/poppler.js";
+import { flat, pdfInfo, pdfPageTexts, pdfText } from "./support/poppler.js";
 
 // Issue 17 item 2: what a model commonly gets slightly wrong is taken as meant or refused with the exact
 // fix, since in Selu a refused call can end the user's turn. Through the production entrypoint.
@@ -21,7 +21,7 @@ describe("blank text", () => {
 
   it("refuses a whitespace heading", async () => {
     expect(await pdf.fails("create_pdf_document", { title: "T", sections: [{ heading: "   ", content: ["text"] }] })).toBe(
-      INVALID + "sections[0].heading: is blank; give the section a heading, or put its content in the previous section",
+      INVALID + "sections[0].heading: is blank; give the section a heading, a few words on what it covers",
     );
   });
 
@@ -55,6 +55,34 @@ describe("content as meant", () => {
     ];
     const result = await pdf.ok("create_pdf_document", doc(content, { subtitle: null, attachments: [{ artifact_id: image }] }));
     expect(flat(pdfText(pdf.bytes(result)))).toContain("• one • two");
+  });
+
+  it("takes numbers in table cells, headers given as strings, options in another case and en_US as meant", async () => {
+    const table = {
+      type: "Table",
+      columns: ["Item", { header: "Price", align: "Right" }],
+      rows: [
+        ["Tea", 4.5],
+        ["Cake", 12],
+      ],
+    };
+    const result = await pdf.ok("create_pdf_document", doc([table], { page_size: "a4", orientation: "Landscape", language: "en_US" }));
+    const bytes = pdf.bytes(result);
+    expect(pdfText(bytes, { layout: true })).toMatch(/Tea\s+4\.5\n\s*Cake\s+12/);
+    expect(pdfInfo(bytes)["Page size"]).toMatch(/^841\.89 x 595\.28 pts \(A4\)/);
+  });
+
+  it("reads form feeds and Unicode's line and paragraph separators in pasted text as breaks", async () => {
+    const result = await pdf.ok("create_pdf_document", doc(["Page one ends.\fPage two\u2028line two.\u2029Next."]));
+    expect(pdfText(pdf.bytes(result))).toContain("Page one ends.\nPage two\nline two.\nNext.");
+  });
+
+  it("takes a file name in the letters of the document's script, as the default one from its title keeps them", async () => {
+    for (const filename of ["报告.pdf", "تقرير.pdf", "Отчёт 2026.pdf"]) {
+      const result = await pdf.ok("create_pdf_document", doc(["text"], { filename }));
+      expect((result.artifact as { filename: string }).filename).toBe(filename);
+    }
+    expect(await pdf.fails("create_pdf_document", doc(["text"], { filename: "a\u061Cb.pdf" }))).toMatch(/^invalid arguments for create_pdf_document: filename: expected a plain file name/);
   });
 
   it("still names a null where a field is required", async () => {

@@ -187,7 +187,9 @@ class Preparer {
         const width = block.columns.length;
         const rows = block.rows.map((row, r) => {
           if (row.length !== width) {
-            throw new ToolError(`${field}.rows[${r}]: has ${row.length} cells, the table has ${width} columns; give every row one string per column (use "" for an empty cell)`);
+            throw new ToolError(
+              `${field}.rows[${r}]: has ${row.length} cell${row.length === 1 ? "" : "s"}, the table has ${width} column${width === 1 ? "" : "s"}; give every row one string per column (use "" for an empty cell)`,
+            );
           }
           // A cell's field is named only if it has something to report (a table has thousands of cells).
           return row.map((cell, c) => this.runs(cell, () => `${field}.rows[${r}][${c}]`));
@@ -284,5 +286,11 @@ type Field = string | (() => string);
 
 /** NFC (so decomposed diacritics meet the fonts' precomposed glyphs) and Unix line ends. */
 function normalise(text: string): string {
-  return text.normalize("NFC").replace(/\r\n?/g, "\n");
+  // Pasted text (pdftotext's output, a word processor's) may break pages and paragraphs with form feeds
+  // and Unicode's separators: read as the blank line and line break they stand for.
+  return text
+    .normalize("NFC")
+    .replace(/\r\n?/g, "\n")
+    .replace(/[\f\u2029]/g, "\n\n")
+    .replace(/[\v\u2028]/g, "\n");
 }

@@ -72,20 +72,32 @@ const list = z.object({
   items: z.array(listItem).min(1).describe(`Items: a string, or {text, items} for an item with nested items (up to ${L.maxListDepth} levels)`),
 });
 
-const column = z
+const columnObject = z
   .object({
     header: z.string().max(L.maxCellChars).describe("Header cell text"),
     align: z.enum(["left", "center", "right"]).optional().describe("Alignment of the column (default left; right suits numbers)"),
   })
   .strict();
 
+// A header alone (`"columns": ["Name", "Price"]`) and numbers in cells are what models often write: taken as meant.
+const column = z.union(
+  [
+    z
+      .string()
+      .max(L.maxCellChars)
+      .transform((header): z.output<typeof columnObject> => ({ header })),
+    columnObject,
+  ],
+  {
+    error: explainUnion("expected a header string or {header, align}"),
+  },
+);
+const cell = z.union([z.string().max(L.maxCellChars), z.number(), z.boolean()], { error: explainUnion("expected a string (or a number)") }).transform(String);
+
 const table = z.object({
   type: z.literal("table"),
-  columns: z.array(column).min(1).max(L.maxTableColumns).describe("The columns, left to right"),
-  rows: z
-    .array(z.array(z.string().max(L.maxCellChars)))
-    .max(L.maxTableRows)
-    .describe("Body rows; each row has one string per column. The header row repeats on every page"),
+  columns: z.array(column).min(1, "a table needs at least one column; give each column a header").max(L.maxTableColumns).describe("The columns, left to right: a header string, or {header, align}"),
+  rows: z.array(z.array(cell)).max(L.maxTableRows).describe("Body rows; each row has one string (or number) per column. The header row repeats on every page"),
 });
 
 const quote = z.object({
@@ -121,7 +133,7 @@ const contentItem = z.union([nonBlank(L.maxBlockChars, BLANK_PARAGRAPH), block],
 
 const section = z
   .object({
-    heading: nonBlank(300, "give the section a heading, or put its content in the previous section").describe("The section's heading"),
+    heading: nonBlank(300, "give the section a heading, a few words on what it covers").describe("The section's heading"),
     // One string instead of the list is what a model often writes: it is read as paragraphs (issue 17 item 2).
     content: z
       .union([z.array(contentItem).max(L.maxBlocksPerSection), nonBlank(L.maxBlockChars, BLANK_PARAGRAPH)], {
@@ -131,9 +143,11 @@ const section = z
   })
   .strict();
 
-// Letters of the scripts the fonts cover, spelt as ranges (not \p{L}) so every JSON Schema consumer reads the pattern.
-const NAME_CHAR = "\\w\\u00C0-\\u024F\\u0370-\\u03FF\\u0400-\\u04FF";
-const PDF_FILENAME = new RegExp(`^[${NAME_CHAR}][${NAME_CHAR} .()-]{0,95}\\.pdf$`);
+// Any script's letters, digits and symbols (a file name from a Chinese title keeps its Chinese); not path
+// separators, characters Windows refuses in names, controls, or invisible and direction-changing format
+// characters (which can make a name read as another); no leading dot or space.
+const NOT_IN_NAME = '\\u0000-\\u001F\\u007F-\\u009F/\\\\:*?"<>|\\u061C\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u206F\\uFEFF';
+const PDF_FILENAME = new RegExp(`^[^${NOT_IN_NAME} .][^${NOT_IN_NAME}]{0,95}\\.pdf$`);
 
 /** A plain file name ending in .pdf: no directories, no leading dot. */
 export const pdfFilename = (example: string) => z.string().regex(PDF_FILENAME, `expected a plain file name ending in .pdf, e.g. ${example}`);
@@ -154,7 +168,9 @@ export const createDocumentInput = z.object({
   creation_date: isoDate.optional().describe("Metadata: creation date, ISO 8601 (default: now)"),
   language: z
     .string()
-    .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, "expected a language tag such as en, de-CH or el")
+    .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, "expected a language tag such as en, de-CH or el")
+    // en_US, as locales are often written, is the tag en-US.
+    .transform((tag) => tag.replaceAll("_", "-"))
     .optional()
     .describe("Language of the text as a BCP 47 tag (e.g. en, de-CH), stored in the PDF for screen readers"),
   filename: pdfFilename("report.pdf").optional().describe("File name, e.g. quarterly-report.pdf (default: from the title)"),
