@@ -290,6 +290,16 @@ describe("blocks", () => {
     expect((await create(sampleLetter())).result.pages).toBe(1);
   });
 
+  it("copies a long URL or hash that fits its line out whole, with no character added inside it", async () => {
+    const url = "https://example.com/a/very/long/path/that/goes/on/and/on?id=0123456789abcdef";
+    const hash = "a1b2c3d4".repeat(8);
+    const { bytes } = await create({ title: "Links", sections: [{ heading: "H", content: [`See ${url} now.`, `Hash: ${hash}`, { type: "table", columns: ["Key"], rows: [[hash]] }] }] });
+    const text = pdfText(bytes);
+    expect(text).not.toMatch(/\u200B/);
+    expect(text).toContain(`See ${url}`);
+    expect(text).toContain(`Hash: ${hash}`);
+  });
+
   it("writes a one-page letter with line breaks kept and no page number", async () => {
     const { result, bytes } = await create(sampleLetter());
     expect(result.pages).toBe(1);

@@ -143,19 +143,22 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
     const key = rtl ? `\u0000${text}` : text;
     if (rtl) run = current().get(key);
     if (!run) {
+      // A zero-width space (a break chance page.ts gives a long word, or the writer's own) draws nothing
+      // and is left out: its glyph would be copied out of the PDF inside the word (a URL, a hash).
+      const drawn = text.includes("\u200B") ? text.replaceAll("\u200B", "") : text;
       // Most Latin words without HarfBuzz (text/simple-latin.ts), with the same glyphs and advances.
-      const quick = rtl ? undefined : laidOut(text);
+      const quick = rtl ? undefined : laidOut(drawn);
       let infos: readonly hb.GlyphInfo[] | undefined;
       if (quick) run = quick;
       else {
-        const shaped = shape(text, rtl);
+        const shaped = shape(drawn, rtl);
         infos = shaped.infos;
         run = scaled(shaped.glyphs, shaped.places, scale, plain);
       }
       if (text.length <= MAX_CACHED_WORD_CHARS) {
         keep(key, text.length, run);
         // Line breaking measures a word without the space after it, and the line then draws it with it.
-        const before = quick ? simpleBeforeSpaces(text) : infos && !rtl ? beforeSpaces(text, infos, run) : undefined;
+        const before = quick ? simpleBeforeSpaces(drawn) : infos && !rtl ? beforeSpaces(drawn, infos, run) : undefined;
         if (before && !current().has(before.word)) keep(before.word, before.word.length, before.run);
       }
     }
