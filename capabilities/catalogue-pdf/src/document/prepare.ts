@@ -242,7 +242,7 @@ class Preparer {
     throw new ToolError(
       `the document has characters its fonts can't show (${fields.join("; ")}). ` +
         "Supported: Latin, Greek, Cyrillic, Armenian, Georgian, Arabic (with Persian and Urdu), Hebrew, Devanagari, Bengali, " +
-        "Gurmukhi, Gujarati, Tamil, Telugu, Kannada, Malayalam, Thai, Chinese, Japanese, Korean, emoji and common symbols. " +
+        "Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala, Thai, Lao, Khmer, Myanmar, Chinese, Japanese, Korean, emoji and common symbols. " +
         "Remove or transliterate those characters.",
     );
   }

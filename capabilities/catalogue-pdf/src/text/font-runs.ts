@@ -79,8 +79,8 @@ export function faceFont(face: FontKey): Omit<FontRun, "text"> {
   return font;
 }
 
-// Scripts DejaVu has glyphs for but no shaping of the quality Noto's fonts have: Noto sets them.
-const NOTO_FIRST = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+// Scripts DejaVu has glyphs for but no shaping of the quality Noto's fonts have (Hebrew, Arabic, Lao): Noto sets them.
+const NOTO_FIRST = /[\u0590-\u08FF\u0E80-\u0EFF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
 
 /**
  * Whether all of `text` is set in the face itself (the common case, checked cheaply): Latin, Greek, Cyrillic and general punctuation the face has (a
