@@ -41,6 +41,22 @@ describe("round trips through the orchestrator", () => {
     expect(out.truncated).toBe(false);
   });
 
+  it("create → extract gives back Indic, Southeast Asian and emoji text as written, with no control characters", async () => {
+    // pdf.js, which extract_pdf_text reads with (as Firefox's viewer does), ignores ActualText: it reads
+    // each glyph's own mapping, and one that maps to nothing it gave as its code (a control, or a letter).
+    const lines = ["हिन्दी भाषा में संयुक्ताक्षर जैसे क्ष, त्र, ज्ञ और स्त्री होते हैं।", "ภาษาไทยเป็นภาษาที่ไม่มีการเว้นวรรค", "សួស្តី ពិភពលោក ស្ត្រី", "ආයුබෝවන් ශ්‍රී ලංකා", "Keys 1️⃣ coder 👩🏽‍💻 fire ❤️‍🔥 done"];
+    const created = await pdf.ok("create_pdf_document", { title: "Scripts", sections: [{ heading: "Lines", content: lines }] });
+    const text = (await extract({ attachments: [{ artifact_id: artifactId(created) }] })).pages[0]!.text;
+    expect(text.split("\n").slice(2, 2 + lines.length)).toEqual(lines);
+  });
+
+  it("reads a right-to-left document with marks without control characters", async () => {
+    const created = await pdf.ok("create_pdf_document", { title: "Marks", language: "ar", sections: [{ heading: "h", content: ["بِسْمِ اللَّهِ مرحبا", "בְּרֵאשִׁית בָּרָא"] }] });
+    const text = (await extract({ attachments: [{ artifact_id: artifactId(created) }] })).pages[0]!.text;
+    expect(text).not.toMatch(/[\u0000-\u0008\u000B-\u001F]/);
+    expect(text).toContain("مرحبا");
+  });
+
   it("create → merge → extract keeps both documents' pages in the order given", async () => {
     const a = await pdf.ok("create_pdf_document", {
       title: "Alpha",

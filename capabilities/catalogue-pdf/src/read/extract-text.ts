@@ -68,7 +68,12 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
         signal.throwIfAborted();
         const read = await pageText(pdf, pageIndex, input, signal, budget);
         if (read.cut) result.truncated = true;
-        let text = read.text.replace(/[ \t]+\n/g, "\n").trimEnd();
+        // Control characters never stand for text: pdf.js gives a glyph's code as one when the glyph maps to
+        // no character (a mark drawn apart from its letter in right-to-left text, by ours and other writers).
+        let text = read.text
+          .replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, "")
+          .replace(/[ \t]+\n/g, "\n")
+          .trimEnd();
         if (text.length > budget) {
           text = text.slice(0, budget);
           result.truncated = true;

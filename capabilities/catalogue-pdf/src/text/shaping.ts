@@ -1,4 +1,5 @@
 import * as hb from "harfbuzzjs";
+import { COMPLEX } from "./actual-text.js";
 import { FontFace, VARIANT } from "./font-face.js";
 import { fontIdentity, type LatinTables, simpleLatin } from "./simple-latin.js";
 
@@ -92,6 +93,9 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
     buffer.reset();
     buffer.addText(text);
     buffer.guessSegmentProperties();
+    // Joiners and variation selectors shape (an emoji ZWJ sequence, a Sinhala conjunct) and then leave no
+    // glyph behind: a zero-width one would stand for no character.
+    buffer.setFlags(hb.BufferFlag.REMOVE_DEFAULT_IGNORABLES);
     buffer.setDirection(rtl ? hb.Direction.RTL : hb.Direction.LTR);
     hb.shape(font.hb, buffer);
     // Infos and positions apart: harfbuzzjs's combined getter defines four properties on every glyph.
@@ -306,7 +310,14 @@ function glyphsOf(text: string, infos: readonly hb.GlyphInfo[], places: readonly
     const chosen = base.get(g.cluster);
     if (chosen === undefined || (!places[chosen]!.xAdvance && places[i]!.xAdvance)) base.set(g.cluster, i);
   });
-  return infos.map((g, i) => glyphOf(g.codepoint, base.get(g.cluster) === i ? text.slice(g.cluster, endOf.get(g.cluster)) : ""));
+  return infos.map((g, i) => {
+    if (base.get(g.cluster) === i) return glyphOf(g.codepoint, text.slice(g.cluster, endOf.get(g.cluster)));
+    // The cluster's other glyphs stand for no character. pdf.js (Firefox's viewer, extract_pdf_text)
+    // copies such a glyph's code as a character when its mapping is empty (a control, or any letter), so
+    // in the scripts whose text goes out in an ActualText span (which poppler and Acrobat copy instead)
+    // they map to a zero-width space, a format character pdf.js leaves out.
+    return glyphOf(g.codepoint, COMPLEX.test(text.slice(g.cluster, endOf.get(g.cluster))) ? "\u200B" : "");
+  });
 }
 
 /** The glyph objects of one font, one per (glyph, characters) pair. */

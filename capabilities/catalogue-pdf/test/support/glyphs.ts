@@ -55,13 +55,14 @@ export async function drawnRuns(pdf: Uint8Array): Promise<DrawnRun[]> {
 /** A stream's bytes, through its filters if it names any (short streams are written as they are). */
 const decoded = (stream: PDFRawStream) => Buffer.from(decodePDFRawStream(stream).decode());
 
-/** The outlines of the glyphs Debian's hb-shape (an independent HarfBuzz) picks for `text` in `fontBytes`. */
+/** The outlines of the glyphs Debian's hb-shape (an independent HarfBuzz) picks for `text` in `fontBytes`, default ignorables removed. */
 export function hbShapeOutlines(fontBytes: Buffer, text: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), "hb-shape-"));
   try {
     const path = join(dir, "font.ttf");
     writeFileSync(path, fontBytes);
-    const out = execFileSync("hb-shape", ["--no-glyph-names", "--no-positions", "--no-clusters", path, text], { encoding: "utf8" });
+    // As the capability shapes: joiners and variation selectors leave no glyph behind.
+    const out = execFileSync("hb-shape", ["--no-glyph-names", "--no-positions", "--no-clusters", "--remove-default-ignorables", path, text], { encoding: "utf8" });
     const font = fontkit.create(readFileSync(path)) as fontkit.Font;
     return out
       .trim()
