@@ -261,6 +261,21 @@ describe("blocks", () => {
     for (const [chapter, page] of entries) expect(plain[page - 1], `chapter ${chapter}`).toContain(`Body of chapter ${chapter}.`);
   });
 
+  it.each([
+    ["ar", "المحتويات", "صفحة 1 من 2"],
+    ["he", "תוכן העניינים", "עמוד 1 מתוך 2"],
+    ["hi", "विषय-सूची", "पृष्ठ 1 / 2"],
+    ["zh", "目录", "第 1 页，共 2 页"],
+    ["zh-TW", "目錄", "第 1 頁，共 2 頁"],
+    ["ja", "目次", "1 / 2 ページ"],
+    ["ko", "목차", "1 / 2 페이지"],
+  ])("labels the contents and pages of a %s document in its language", async (language, contents, page) => {
+    const { bytes } = await create({ title: "T", language, table_of_contents: true, sections: [{ heading: "H", content: ["x"] }] });
+    const letters = (text: string) => text.replace(/[\p{P}\s\u200E\u200F\u202A-\u202E]/gu, "");
+    expect(letters(pdfText(bytes))).toContain(letters(contents));
+    expect(letters(pdfText(bytes))).toContain(letters(page));
+  });
+
   it("labels pages in the document's language", async () => {
     const { bytes } = await create({ title: "Bericht", language: "de", table_of_contents: true, sections: [{ heading: "Einleitung", content: ["Text"] }] });
     const text = pdfText(bytes);
