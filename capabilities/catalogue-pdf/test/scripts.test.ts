@@ -237,4 +237,49 @@ describe("right-to-left documents", () => {
     // A paragraph that starts with a Latin letter runs left to right, even in an Arabic document.
     expect(x.get("short")!).toBeLessThan(150);
   });
+
+  it("mirrors a document without a language whose letters are mostly right to left, and starts English items and cells at the right too", async () => {
+    const result = await pdf.ok("create_pdf_document", {
+      title: "تقرير الربع الثالث",
+      sections: [
+        {
+          heading: "ملخص النتائج",
+          content: [
+            "هذه فقرة عربية تشرح النتائج بالتفصيل.",
+            { type: "table", columns: [{ header: "First" }, { header: "Second" }], rows: [["Tea", "أ"]] },
+            { type: "list", items: ["بند أول", "English item"] },
+          ],
+        },
+      ],
+    });
+    const x = leftEdges(pdf.bytes(result));
+    expect(x.get("First")!).toBeGreaterThan(x.get("Second")!);
+    // The English item and cell start at their right edge, by their bullet and the column's start.
+    expect(x.get("item")!).toBeGreaterThan(300);
+    expect(x.get("Tea")!).toBeGreaterThan(x.get("Second")!);
+    expect(x.get("•")!).toBeGreaterThan(x.get("item")!);
+  });
+
+  it("mirrors the contents of a right-to-left document: each heading at the right margin, its page at the left", async () => {
+    const result = await pdf.ok("create_pdf_document", {
+      title: "تقرير",
+      language: "ar",
+      table_of_contents: true,
+      sections: [
+        { heading: "Alpha", content: ["نص."] },
+        { heading: "Beta", content: ["نص."] },
+      ],
+    });
+    const firstPage = withPdf(pdf.bytes(result), (path) => execFileSync("pdftotext", ["-bbox", "-f", "1", "-l", "1", path, "-"], { encoding: "utf8" }));
+    const words = [...firstPage.matchAll(/<word xMin="([\d.]+)"[^>]*>([^<]+)<\/word>/g)].map((m) => ({ word: m[2]!, x: Number(m[1]) }));
+    expect(words.find((w) => w.word === "Alpha")!.x).toBeGreaterThan(400);
+    // Both sections start on page 2: the contents' two page numbers (the footer's "2" is at the right).
+    expect(words.filter((w) => w.word === "2" && w.x < 100)).toHaveLength(2);
+  });
+
+  it("leaves a document in a left-to-right language as it is, whatever its letters", async () => {
+    const result = await pdf.ok("create_pdf_document", { title: "تقرير", language: "en", sections: [{ heading: "قسم", content: [{ type: "list", items: ["بند Item"] }] }] });
+    const x = leftEdges(pdf.bytes(result));
+    expect(x.get("•")!).toBeLessThan(x.get("Item")!);
+  });
 });

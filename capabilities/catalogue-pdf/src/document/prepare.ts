@@ -1,6 +1,7 @@
 import { formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS as L } from "../limits.js";
 import { fontKeyFor, type FontKey } from "../render/fonts.js";
+import { hasRightToLeft, mostlyRightToLeft } from "../text/direction.js";
 import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } from "./glyph-coverage.js";
 import { parseInline, plainText, type Run } from "./inline.js";
 import { paragraphBlocks } from "./markdown-blocks.js";
@@ -36,6 +37,8 @@ export interface PreparedDocument {
   footer?: string;
   sections: PreparedSection[];
   imageCount: number;
+  /** Without a `language`: whether most of its letters are right-to-left ones (lists and tables are then mirrored). */
+  rightToLeft?: boolean;
 }
 
 /**
@@ -45,7 +48,8 @@ export interface PreparedDocument {
  * remembered for the next document given the same object (as `coverage()` is): it must not change.
  */
 export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record<FontKey, GlyphSource>>): PreparedDocument {
-  const p = new Preparer(fonts, args.attachments?.length ?? 0);
+  // Without a language, the text says which way the document runs: what it is counted from is kept.
+  const p = new Preparer(fonts, args.attachments?.length ?? 0, args.language === undefined);
   const byline = [args.author, args.date]
     .map((s) => s?.trim())
     .filter(Boolean)
@@ -66,6 +70,7 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
   for (const m of [args.subject, ...(args.keywords ?? [])]) if (m) p.count(m);
   doc.imageCount = p.images;
   p.finish();
+  if (p.texts && p.texts.some(hasRightToLeft)) doc.rightToLeft = mostlyRightToLeft(p.texts);
   return doc;
 }
 
@@ -125,14 +130,18 @@ class Preparer {
   #missing: { field: string; missing: MissingGlyph[] }[] = [];
   readonly #fonts: Readonly<Record<FontKey, GlyphSource>>;
   readonly #attachmentCount: number;
+  /** Every text counted, when the document's direction is to be read from them. */
+  readonly texts: string[] | undefined;
 
-  constructor(fonts: Readonly<Record<FontKey, GlyphSource>>, attachmentCount: number) {
+  constructor(fonts: Readonly<Record<FontKey, GlyphSource>>, attachmentCount: number, keepTexts: boolean) {
     // Each face asked once per character: a table repeats its characters thousands of times, letters each other's.
     this.#fonts = rememberedAll(fonts);
     this.#attachmentCount = attachmentCount;
+    this.texts = keepTexts ? [] : undefined;
   }
 
   count(text: string): void {
+    this.texts?.push(text);
     this.#chars += text.length;
     if (this.#chars > L.maxDocumentChars) {
       throw new ToolError(`the document has more than ${formatCount(L.maxDocumentChars)} characters of text; split it into several documents`);

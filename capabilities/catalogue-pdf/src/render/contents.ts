@@ -3,6 +3,7 @@ import type { Labels } from "./labels.js";
 import { area, currentPage, drawLine, ensureSpace, runOf, STYLE, writeRuns } from "./page.js";
 import type { Doc } from "./doc.js";
 import { type StructElement, tagsOf } from "./tags.js";
+import { rightToLeft } from "../text/doc-text.js";
 
 // The table of contents is written in two steps: its lines are reserved before the sections are rendered
 // (their number is known), and filled once the page of each section is known.
@@ -54,19 +55,15 @@ export function fillContents(doc: Doc, prepared: PreparedDocument, { slots, elem
 function fillLine(doc: Doc, prepared: PreparedDocument, slot: ContentsSlot, s: number, pageOf: readonly number[]): void {
   const { left, width } = area(doc);
   const goTo = destination(s);
-  const numberWidth = drawLine(doc, String(pageOf[s]! + 1), "regular", left + width, slot.y, { size: STYLE.body, alignRight: true, goTo });
-  const headingWidth = drawLine(doc, prepared.sections[s]!.heading, "regular", left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, goTo });
+  const page = String(pageOf[s]! + 1);
+  const heading = prepared.sections[s]!.heading;
+  // A right-to-left document's contents are mirrored: the heading at the right margin, its page at the left.
+  const rtl = rightToLeft(doc);
+  const numberWidth = drawLine(doc, page, "regular", rtl ? left : left + width, slot.y, { size: STYLE.body, alignRight: !rtl, goTo });
+  const headingWidth = drawLine(doc, heading, "regular", rtl ? left + width : left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, alignRight: rtl, goTo });
   const dotsY = slot.y + doc.currentLineHeight(true) * 0.72;
-  doc
-    .save()
-    .moveTo(left + headingWidth + 6, dotsY)
-    .lineTo(left + width - numberWidth - 6, dotsY)
-    .lineWidth(0.6)
-    .dash(0.6, { space: 2.4 })
-    .strokeColor(STYLE.muted)
-    .stroke()
-    .undash()
-    .restore();
+  const [from, to] = rtl ? [left + numberWidth + 6, left + width - headingWidth - 6] : [left + headingWidth + 6, left + width - numberWidth - 6];
+  doc.save().moveTo(from, dotsY).lineTo(to, dotsY).lineWidth(0.6).dash(0.6, { space: 2.4 }).strokeColor(STYLE.muted).stroke().undash().restore();
 }
 
 /** The named destination of section `s`, the target of its contents line. */

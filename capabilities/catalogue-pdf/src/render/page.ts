@@ -60,6 +60,8 @@ export interface RunsOptions {
   codeColor?: string;
   /** pdfkit options for the first fragment only, e.g. `{ destination }` for a heading. */
   first?: PDFKit.Mixins.TextOptions;
+  /** In a list item or cell of a right-to-left document: `align` counts from its right edge (see BidiStyle). */
+  inRightToLeft?: boolean;
 }
 
 /** One run of one style, for text without markup. */
@@ -164,6 +166,7 @@ function bidiStyle(options: RunsOptions): BidiStyle {
     width: options.width,
     lineGap: options.lineGap ?? STYLE.lineGap,
     align: options.align ?? "left",
+    inRightToLeft: options.inRightToLeft ?? false,
     sizeOf: (run) => sizeOf(run, options),
     colorOf: (run) => (run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color),
   };

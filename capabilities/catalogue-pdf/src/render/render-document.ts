@@ -82,7 +82,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   boundLayoutCaches(doc);
   batchWrites(doc);
   keepColors(doc);
-  attachText(doc, options.language);
+  attachText(doc, options.language, prepared.rightToLeft);
   markComplexFragments(doc);
   doc.font("regular");
   // The structure tree's many small dictionaries go in object streams (render/object-streams.ts).

@@ -5,7 +5,8 @@ import { fonts, fontKeyFor } from "../render/fonts.js";
 import type { Doc } from "../render/doc.js";
 import { textOf, useFont } from "./doc-text.js";
 import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
-import { hasRightToLeft, RIGHT_TO_LEFT } from "./shaping.js";
+import { hasRightToLeft } from "./direction.js";
+import { RIGHT_TO_LEFT } from "./shaping.js";
 import { reordered } from "./visual-order.js";
 
 const bidi = bidiFactory();
@@ -16,6 +17,11 @@ export interface BidiStyle {
   width: number;
   lineGap: number;
   align: "left" | "center" | "right" | "justify";
+  /**
+   * `align` is from the start of a right-to-left container (a list item or cell of a right-to-left
+   * document) whichever way the paragraph runs: left-to-right text there starts at the right edge too.
+   */
+  inRightToLeft?: boolean;
   sizeOf(run: Run): number;
   colorOf(run: Run): string;
 }
@@ -193,7 +199,7 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
     const widths = items.map((item) => measure(doc, pieces, text, item.from, item.to));
     const total = widths.reduce((a, b) => a + b, 0);
     const rtl = (paragraphLevel(levels, line.start) & 1) === 1;
-    const align = rtl ? ({ left: "right", right: "left", justify: "right", center: "center" } as const)[style.align] : style.align;
+    const align = rtl || style.inRightToLeft ? ({ left: "right", right: "left", justify: "right", center: "center" } as const)[style.align] : style.align;
     let at = align === "right" ? x + style.width - total : align === "center" ? x + (style.width - total) / 2 : x;
     items.forEach((item) => {
       const { piece } = item;

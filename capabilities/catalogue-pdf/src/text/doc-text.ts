@@ -15,9 +15,13 @@ const contexts = new WeakMap<Doc, DocText>();
 // letters (numbers, punctuation) runs right to left.
 const RTL_LANGUAGES = /^(ar|arc|ckb|dv|fa|he|iw|ks|ps|sd|ug|ur|yi)(-|$)/i;
 
-/** Sets up a document for the text of `language` (a BCP 47 tag, or none). */
-export function attachText(doc: Doc, language: string | undefined): void {
-  contexts.set(doc, { order: familyOrder(language), rtl: RTL_LANGUAGES.test(language ?? ""), registered: new Set() });
+/**
+ * Sets up a document for the text of `language` (a BCP 47 tag, or none). Without a language, `textRtl`
+ * (most of its letters are right-to-left ones) says which way it runs.
+ */
+export function attachText(doc: Doc, language: string | undefined, textRtl = false): void {
+  const rtl = language === undefined ? textRtl : RTL_LANGUAGES.test(language);
+  contexts.set(doc, { order: familyOrder(language), rtl, registered: new Set() });
 }
 
 /** The document's text settings (defaults for a document set up without {@link attachText}). */
@@ -31,8 +35,9 @@ export function textOf(doc: Doc): DocText {
 }
 
 /**
- * Whether the document's language is written right to left: its lists, tables and quotes are then mirrored
- * (markers, first column and quote bar on the right).
+ * Whether the document runs right to left (by its language, or without one by its letters): its lists,
+ * tables and quotes are then mirrored (markers, first column and quote bar on the right), and the text in
+ * list items and cells starts at their right edge, whichever way it runs itself.
  */
 export function rightToLeft(doc: Doc): boolean {
   return textOf(doc).rtl;

@@ -6,7 +6,8 @@ import { describe, expect, it, vi } from "vitest";
 import { fontPath } from "../render/fonts.js";
 import { fontRuns } from "./font-runs.js";
 import { latinTables } from "./simple-latin.js";
-import { directionOf, RIGHT_TO_LEFT, type ScaledRun, type ShapedRun, shapedFace, sharedRuns } from "./shaping.js";
+import { directionOf } from "./direction.js";
+import { RIGHT_TO_LEFT, type ScaledRun, type ShapedRun, shapedFace, sharedRuns } from "./shaping.js";
 
 const layout = (text: string, features?: string[]) => {
   const [run] = fontRuns(text, "regular");

@@ -55,7 +55,7 @@ function renderItems(doc: Doc, placed: readonly PlacedItem[], next: { index: num
     );
     // The body holds the item's text and its nested list, as PDF 1.7 (14.8.4.3.3) nests lists.
     tags.open("LBody");
-    const options = { x: rtl ? left : x + markerWidth, width: textWidth, size: STYLE.body };
+    const options = { x: rtl ? left : x + markerWidth, width: textWidth, size: STYLE.body, inRightToLeft: rtl };
     tags.content(() => setRuns(doc, item.runs, options));
     doc.y += ITEM_GAP;
     if (placed[next.index]?.depth === depth + 1) tags.group("L", () => renderItems(doc, placed, next, breaks, depth + 1));

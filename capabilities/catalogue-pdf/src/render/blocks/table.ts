@@ -95,7 +95,7 @@ function drawRow(
     // One function draws each cell in turn, `c`, with one options object updated for it (a table has
     // thousands of cells: no closure or options each; neither outlives the call that draws the cell).
     let c = 0;
-    const options: RunsOptions = { x: 0, width: 0, size: SIZE, align: "left", lineGap: 1 };
+    const options: RunsOptions = { x: 0, width: 0, size: SIZE, align: "left", lineGap: 1, inRightToLeft: rtl };
     const draw = () => {
       const laid = lines[c];
       if (laid) for (let i = 0; i < laid.length; i++) writeLine(doc, laid[i]!.runs, laid[i]!.width, options, color);
