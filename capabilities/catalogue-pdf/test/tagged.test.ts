@@ -93,6 +93,16 @@ describe("tagged PDF", () => {
     );
   });
 
+  it("gives headings, paragraphs and cells with right-to-left text their text in reading order (their glyphs are drawn in visual order)", async () => {
+    const result = await pdf.ok("create_pdf_document", {
+      title: "مرحبا بالعالم",
+      language: "ar",
+      sections: [{ heading: "قسم أول", content: ["هذه فقرة عربية.", { type: "table", columns: ["الاسم", "Price"], rows: [["شاي", "4.5"]] }] }],
+    });
+    const { trees } = await structTrees(pdf.bytes(result));
+    expect(shape(trees[0]!)).toBe("Root[Document[H1{مرحبا بالعالم},Sect[H2{قسم أول},P{هذه فقرة عربية.},Table[THead[TR[TH{الاسم},TH]],TBody[TR[TD{شاي},TD]]]]]]");
+  });
+
   it("tags the contents as TOC entries and a table's repeated header as an artifact, its rows once each", async () => {
     const rows = Array.from({ length: 90 }, (_, i) => [`row ${i}`, String(i)]);
     const result = await pdf.ok("create_pdf_document", {
@@ -106,7 +116,8 @@ describe("tagged PDF", () => {
     const bytes = pdf.bytes(result);
     const { trees } = await structTrees(bytes);
     expect(trees.length).toBeGreaterThanOrEqual(4);
-    expect(shape(trees[0]!.children![0]!)).toBe("Document[H1,H2,TOC[TOCI,TOCI]]");
+    // Each entry reads as its heading and page ("Table 2"), not as the glyphs run together ("Table2").
+    expect(shape(trees[0]!.children![0]!)).toBe("Document[H1,H2,TOC[TOCI{Table 2},TOCI{After 4}]]");
     // Each page shows the Table element with the rows drawn on it; only the first has the header cells.
     const tables = trees.slice(1).flatMap((t) => t.children![0]!.children!.filter((c) => c.role === "Sect").flatMap((sect) => sect.children!.filter((c) => c.role === "Table")));
     const roles = tables.map(shape);

@@ -1,6 +1,6 @@
 import type { PreparedDocument } from "../document/prepare.js";
 import type { Labels } from "./labels.js";
-import { area, currentPage, drawLine, ensureSpace, runOf, STYLE, writeRuns } from "./page.js";
+import { area, currentPage, drawLine, ensureSpace, runOf, STYLE, textWidth, writeRuns } from "./page.js";
 import type { Doc } from "./doc.js";
 import { type StructElement, tagsOf } from "./tags.js";
 import { rightToLeft } from "../text/doc-text.js";
@@ -46,7 +46,8 @@ export function fillContents(doc: Doc, prepared: PreparedDocument, { slots, elem
     slots.forEach((slot, s) => {
       // On its page before its content is marked: a marking belongs to the page it starts on.
       doc.switchToPage(slot.page);
-      tags.leaf("TOCI", () => fillLine(doc, prepared, slot, s, pageOf));
+      // Read as "Results 3" (the heading whole, even where the line shortens it), not "Results3".
+      tags.leaf("TOCI", () => fillLine(doc, prepared, slot, s, pageOf), { actualText: `${prepared.sections[s]!.heading} ${pageOf[s]! + 1}` });
     });
   });
 }
@@ -59,8 +60,10 @@ function fillLine(doc: Doc, prepared: PreparedDocument, slot: ContentsSlot, s: n
   const heading = prepared.sections[s]!.heading;
   // A right-to-left document's contents are mirrored: the heading at the right margin, its page at the left.
   const rtl = rightToLeft(doc);
-  const numberWidth = drawLine(doc, page, "regular", rtl ? left : left + width, slot.y, { size: STYLE.body, alignRight: !rtl, goTo });
+  // The heading drawn first: copied out, the entry reads "Results 3", not "3 Results".
+  const numberWidth = textWidth(doc, page, "regular", STYLE.body);
   const headingWidth = drawLine(doc, heading, "regular", rtl ? left + width : left, slot.y, { size: STYLE.body, maxWidth: width - numberWidth - 24, alignRight: rtl, goTo });
+  drawLine(doc, page, "regular", rtl ? left : left + width, slot.y, { size: STYLE.body, alignRight: !rtl, goTo });
   const dotsY = slot.y + doc.currentLineHeight(true) * 0.72;
   const [from, to] = rtl ? [left + numberWidth + 6, left + width - headingWidth - 6] : [left + headingWidth + 6, left + width - numberWidth - 6];
   doc.save().moveTo(from, dotsY).lineTo(to, dotsY).lineWidth(0.6).dash(0.6, { space: 2.4 }).strokeColor(STYLE.muted).stroke().undash().restore();

@@ -21,6 +21,7 @@ import { setRuns } from "./set-runs.js";
 import type { Doc } from "./doc.js";
 import { writePageFurniture } from "./page-furniture.js";
 import { startTags, tagsOf } from "./tags.js";
+import { inReadingOrder } from "./struct-element.js";
 
 export interface RenderOptions {
   pageSize: "A4" | "Letter";
@@ -133,7 +134,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
 function writeTitle(doc: Doc, prepared: PreparedDocument): void {
   const { left, width } = area(doc);
   const tags = tagsOf(doc);
-  tags.leaf("H1", () => setRuns(doc, [runOf(prepared.title, "bold")], { x: left, width, size: STYLE.title, lineGap: 1 }));
+  tags.leaf("H1", () => setRuns(doc, [runOf(prepared.title, "bold")], { x: left, width, size: STYLE.title, lineGap: 1 }), inReadingOrder(prepared.title));
   if (prepared.subtitle) {
     doc.y += 3;
     tags.leaf("P", () => setRuns(doc, [runOf(prepared.subtitle!, "regular")], { x: left, width, size: STYLE.subtitle, color: STYLE.muted }));
@@ -165,7 +166,11 @@ function writeHeading(doc: Doc, heading: string, s: number): number {
   if (doc.y > area(doc).top + 1) doc.y += 6;
   doc.outline.addItem(heading);
   const page = currentPage(doc);
-  tagsOf(doc).leaf("H2", () => setRuns(doc, [runOf(heading, "bold")], { x: left, width, size: STYLE.heading, first: { destination: destination(s) } as PDFKit.Mixins.TextOptions }));
+  tagsOf(doc).leaf(
+    "H2",
+    () => setRuns(doc, [runOf(heading, "bold")], { x: left, width, size: STYLE.heading, first: { destination: destination(s) } as PDFKit.Mixins.TextOptions }),
+    inReadingOrder(heading),
+  );
   doc.y += 5;
   return page;
 }

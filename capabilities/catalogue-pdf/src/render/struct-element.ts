@@ -1,5 +1,6 @@
 import type { Doc } from "./doc.js";
 import type { PdfRef } from "./pdf-ref.js";
+import { hasRightToLeft } from "../text/direction.js";
 
 // pdfkit's PDFStructureElement (pdfkit 0.20) checks whether an element can be written by walking its
 // children with callbacks at every add, attach and end, filters them into new arrays and copies its
@@ -26,10 +27,22 @@ export interface ElementOptions {
   alt?: string;
   lang?: string;
   scope?: "Column" | "Row";
+  /** The element's text in reading order, for a reader of the tree (see {@link inReadingOrder}). */
+  actualText?: string;
 }
 
 /** The options of most elements, shared rather than made at each call. */
 export const NO_OPTIONS: ElementOptions = Object.freeze({});
+
+/**
+ * `options` with the element's text as its ActualText when the text has right-to-left letters: its marked
+ * content holds the glyphs in visual order, which a screen reader following the tree would read reversed.
+ * The ActualText of the element, not of its marked content: pdftotext reads the content stream, and
+ * rebuilds right-to-left lines from the glyphs themselves.
+ */
+export function inReadingOrder(text: string, options: ElementOptions = NO_OPTIONS): ElementOptions {
+  return hasRightToLeft(text) ? { ...options, actualText: text } : options;
+}
 
 type Kid = StructElement | Content;
 
@@ -52,6 +65,7 @@ export class StructElement {
     if (options.lang) data.Lang = new String(options.lang);
     if (options.alt) data.Alt = new String(options.alt);
     if (options.scope) data.A = { O: "Table", Scope: options.scope };
+    if (options.actualText) data.ActualText = new String(options.actualText);
     this.ref = this.#doc.ref(data);
   }
 

@@ -1,5 +1,5 @@
 import { ToolError } from "@selu-catalogue/kit";
-import type { Run } from "../../document/inline.js";
+import { type Run, runsText } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
 import { needsOwnLayout } from "../../text/bidi-paragraph.js";
 import { rightToLeft } from "../../text/doc-text.js";
@@ -9,7 +9,7 @@ import { isSpace } from "../../text/white-space.js";
 import { area, ensureSpace, type RunsOptions, STYLE, writeLine, writeRuns } from "../page.js";
 import { runsHeight } from "../set-runs.js";
 import type { Doc } from "../doc.js";
-import { NO_OPTIONS } from "../struct-element.js";
+import { inReadingOrder, NO_OPTIONS } from "../struct-element.js";
 import { type ElementOptions, tagsOf, type Tags } from "../tags.js";
 
 type Table = Extract<PreparedBlock, { kind: "table" }>;
@@ -110,7 +110,7 @@ function drawRow(
       options.x = x + PAD;
       options.width = widths[c]! - 2 * PAD;
       options.align = aligns[c]!;
-      if (cell) tags.leaf(cell, draw, cell === "TH" ? COLUMN_HEADER : NO_OPTIONS);
+      if (cell) tags.leaf(cell, draw, inReadingOrder(runsText(cells[c]!), cell === "TH" ? COLUMN_HEADER : NO_OPTIONS));
       else draw();
       if (!rtl) x += widths[c]!;
     }

@@ -1,8 +1,9 @@
-import type { Run } from "../../document/inline.js";
+import { type Run, runsText } from "../../document/inline.js";
 import { rightToLeft } from "../../text/doc-text.js";
 import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns } from "../page.js";
 import { runsHeight, setRuns } from "../set-runs.js";
 import type { Doc } from "../doc.js";
+import { inReadingOrder } from "../struct-element.js";
 import { tagsOf } from "../tags.js";
 import { PIECE_CHARS, pieces } from "./pieces.js";
 
@@ -11,7 +12,7 @@ export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () 
   const { left, width } = area(doc);
   ensureSpace(doc, doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) * 2);
   const tags = tagsOf(doc);
-  tags.open("P");
+  tags.open("P", inReadingOrder(runsText(runs)));
   const options = { x: left, width, size: STYLE.body };
   await inPieces(doc, runs, pause, (piece) => setRuns(doc, piece, options));
   tags.close();
