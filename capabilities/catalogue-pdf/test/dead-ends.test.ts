@@ -115,4 +115,16 @@ describe("content as meant", () => {
     expect(pages).toHaveLength(result.pages as number);
     expect(flat(pages.at(-1)!)).toContain("word15999");
   }, 30_000);
+
+  it("sets a paragraph of 100 KB without line breaks as one paragraph: drawn in pieces, no line ends early", async () => {
+    const text = Array.from({ length: 16_000 }, (_, i) => `word${i}`).join(" ");
+    const result = await pdf.ok("create_pdf_document", doc([text], { page_numbers: false }));
+    const lines = pdfPageTexts(pdf.bytes(result))
+      .flatMap((page) => page.split("\n"))
+      .filter((line) => line.startsWith("word"));
+    expect(lines.join(" ").split(" ")).toEqual(text.split(" "));
+    const longest = Math.max(...lines.map((line) => line.length));
+    // Each line as full as the words allow (the paragraph's last line aside).
+    for (const line of lines.slice(0, -1)) expect(line.length, line).toBeGreaterThan(longest - 12);
+  }, 30_000);
 });

@@ -62,6 +62,10 @@ export interface RunsOptions {
   first?: PDFKit.Mixins.TextOptions;
   /** In a list item or cell of a right-to-left document: `align` counts from its right edge (see BidiStyle). */
   inRightToLeft?: boolean;
+  /** The text's last line goes on in the next call (pdfkit's wrapper; a long paragraph drawn in pieces). */
+  continues?: boolean;
+  /** This call goes on with the line the last one left (`continues`), not at (x, doc.y). */
+  continuing?: boolean;
 }
 
 /** One run of one style, for text without markup. */
@@ -96,13 +100,13 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
       width: options.width,
       align: options.align ?? "left",
       lineGap: options.lineGap ?? STYLE.lineGap,
-      continued: !last,
+      continued: !last || !!options.continues,
       link: run.link ?? null,
       underline: !!run.link,
       baseline,
     } as PDFKit.Mixins.TextOptions;
     const text = breakableLongWords(piece.text);
-    if (i === 0) doc.text(text, options.x, doc.y, textOptions);
+    if (i === 0 && !options.continuing) doc.text(text, options.x, doc.y, textOptions);
     else doc.text(text, textOptions);
   });
   doc.fillColor(STYLE.text);

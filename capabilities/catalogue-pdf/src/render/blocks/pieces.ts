@@ -7,40 +7,47 @@ import { type Run, runsText } from "../../document/inline.js";
  */
 export const PIECE_CHARS = 6_000;
 
+/** A piece of a paragraph: its runs, and whether its last line goes on in the next piece. */
+export interface Piece {
+  runs: readonly Run[];
+  /** Cut at a space in a stretch without line breaks: the next piece continues its last line. */
+  continues: boolean;
+}
+
 /**
- * Runs cut into pieces of about `max` characters, each drawn on the line after the one before: a piece
- * ends at a line break (which the cut replaces, so nothing changes on the page) or, in a stretch of more
- * than `max` characters without one, at its last space, where the line then breaks early.
+ * Runs cut into pieces of about `max` characters: a piece ends at a line break (which the cut replaces,
+ * so nothing changes on the page) or, in a stretch of more than `max` characters without one, after its
+ * last space (kept), where the next piece continues the line.
  */
-export function pieces(runs: readonly Run[], max: number = PIECE_CHARS): (readonly Run[])[] {
+export function pieces(runs: readonly Run[], max: number = PIECE_CHARS): Piece[] {
   let total = 0;
   for (let r = 0; r < runs.length; r++) total += runs[r]!.text.length;
-  if (total <= max) return [runs];
+  if (total <= max) return [{ runs, continues: false }];
   const text = runsText(runs);
-  const cuts: { at: number; skip: number }[] = [];
+  const cuts: { at: number; skip: number; continues: boolean }[] = [];
   for (let start = 0; text.length - start > max; ) {
     const window = text.slice(start, start + max);
     const newline = window.lastIndexOf("\n");
     const space = window.lastIndexOf(" ");
-    const at = start + (newline > 0 ? newline : space > 0 ? space : max);
-    const skip = newline > 0 || space > 0 ? 1 : 0;
-    cuts.push({ at, skip });
-    start = at + skip;
+    const cut = newline > 0 ? { at: start + newline, skip: 1, continues: false } : { at: start + (space > 0 ? space + 1 : max), skip: 0, continues: true };
+    cuts.push(cut);
+    start = cut.at + cut.skip;
   }
-  const out: Run[][] = [[]];
+  const out: { runs: Run[]; continues: boolean }[] = [{ runs: [], continues: false }];
   let offset = 0;
   let c = 0;
   for (const run of runs) {
     const end = offset + run.text.length;
     let from = offset;
     for (; c < cuts.length && cuts[c]!.at < end; c++) {
-      const { at, skip } = cuts[c]!;
-      if (at > from) out.at(-1)!.push({ ...run, text: text.slice(from, at) });
-      out.push([]);
+      const { at, skip, continues } = cuts[c]!;
+      if (at > from) out.at(-1)!.runs.push({ ...run, text: text.slice(from, at) });
+      out.at(-1)!.continues = continues;
+      out.push({ runs: [], continues: false });
       from = at + skip;
     }
-    if (from < end) out.at(-1)!.push({ ...run, text: text.slice(from, end) });
+    if (from < end) out.at(-1)!.runs.push({ ...run, text: text.slice(from, end) });
     offset = end;
   }
-  return out.filter((piece) => piece.length > 0);
+  return out.filter((piece) => piece.runs.length > 0);
 }

@@ -1,6 +1,7 @@
 import { type Run, runsText } from "../../document/inline.js";
 import { rightToLeft } from "../../text/doc-text.js";
-import { area, currentPage, ensureSpace, runOf, STYLE, writeRuns } from "../page.js";
+import { area, currentPage, ensureSpace, runOf, type RunsOptions, STYLE, writeRuns } from "../page.js";
+import { needsOwnLayout } from "../../text/bidi-paragraph.js";
 import { runsHeight, setRuns } from "../set-runs.js";
 import type { Doc } from "../doc.js";
 import { inReadingOrder } from "../struct-element.js";
@@ -14,19 +15,29 @@ export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () 
   const tags = tagsOf(doc);
   tags.open("P", inReadingOrder(runsText(runs)));
   const options = { x: left, width, size: STYLE.body };
-  await inPieces(doc, runs, pause, (piece) => setRuns(doc, piece, options));
+  await inPieces(doc, runs, pause, (piece, joined) => (joined ? writeRuns(doc, piece, { ...options, ...joined }) : setRuns(doc, piece, options)));
   tags.close();
   doc.y += STYLE.paragraphGap;
 }
 
-/** Draws runs as content of the open element, in {@link pieces}, giving the event loop a turn between them. */
-async function inPieces(doc: Doc, runs: readonly Run[], pause: () => Promise<void>, draw: (piece: readonly Run[]) => void): Promise<void> {
+/**
+ * Draws runs as content of the open element, in {@link pieces}, giving the event loop a turn between them.
+ * A piece cut at a space is drawn on with pdfkit's wrapper from where the last one stopped (`joined`),
+ * unless the text is laid out here (right to left, several fonts), where its line then breaks early.
+ */
+async function inPieces(doc: Doc, runs: readonly Run[], pause: () => Promise<void>, draw: (piece: readonly Run[], joined?: Joined) => void): Promise<void> {
   const all = pieces(runs);
+  const joins = all.length > 1 && !needsOwnLayout(doc, runs);
   for (let i = 0; i < all.length; i++) {
     if (i > 0) await pause();
-    tagsOf(doc).content(() => draw(all[i]!));
+    const continuing = i > 0 && all[i - 1]!.continues;
+    const joined = joins && (continuing || all[i]!.continues) ? { continues: all[i]!.continues, continuing } : undefined;
+    tagsOf(doc).content(() => draw(all[i]!.runs, joined));
   }
 }
+
+/** How a piece joins its neighbours' lines (see RunsOptions). */
+type Joined = Pick<RunsOptions, "continues" | "continuing">;
 
 const QUOTE_INDENT = 16;
 
@@ -46,7 +57,7 @@ export async function renderQuote(doc: Doc, runs: readonly Run[], attribution: s
   const textX = rtl ? left : left + QUOTE_INDENT;
   const tags = tagsOf(doc);
   tags.open("BlockQuote");
-  await inPieces(doc, runs, pause, (piece) => writeRuns(doc, piece, { x: textX, width: textWidth, size: STYLE.body, color: STYLE.muted }));
+  await inPieces(doc, runs, pause, (piece, joined) => writeRuns(doc, piece, { x: textX, width: textWidth, size: STYLE.body, color: STYLE.muted, ...joined }));
   if (currentPage(doc) === startPage) {
     tags.artifact(() =>
       doc
