@@ -105,6 +105,16 @@ describe("content as meant", () => {
     expect(text).toMatch(/•\s+one\n\s*•\s+two/);
   });
 
+  it("renders markdown headings, a list after its lead-in, nested items, fenced code and underscore emphasis as meant", async () => {
+    const text = "## Background\nShopping:\n- eggs\n  - brown\n- milk\n\n```python\nx = 1\n```\n\nSee __this__ and _that_ at <https://example.org>.";
+    const result = await pdf.ok("create_pdf_document", doc(text));
+    const out = pdfText(pdf.bytes(result), { layout: true });
+    for (const marker of ["##", "```", "__", "<https"]) expect(out).not.toContain(marker);
+    expect(out).toMatch(/Background\s+Shopping:\s+•\s+eggs\s+◦\s+brown\s+•\s+milk/);
+    expect(out).toMatch(/python\s+x = 1/);
+    expect(flat(out)).toContain("See this and that at https://example.org.");
+  });
+
   it("renders 100 KB of pasted text across pages", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
     const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");

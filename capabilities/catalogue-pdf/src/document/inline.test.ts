@@ -18,8 +18,25 @@ describe("parseInline", () => {
   });
 
   it("gives text without markup as one run, and no text as no runs", () => {
-    expect(parseInline("Plain text: (brackets) and ] alone, 3 < 4 _under_")).toEqual([run("Plain text: (brackets) and ] alone, 3 < 4 _under_")]);
+    expect(parseInline("Plain text: (brackets) and ] alone, 3 < 4, snake_case_name")).toEqual([run("Plain text: (brackets) and ] alone, 3 < 4, snake_case_name")]);
     expect(parseInline("")).toEqual([]);
+  });
+
+  it("reads __bold__ and _italic_ at the edges of words, and <https://…> as a link to itself", () => {
+    expect(parseInline("a __b__ _c d_ <https://x.org/p> e")).toEqual([
+      run("a "),
+      run("b", { bold: true }),
+      run(" "),
+      run("c d", { italic: true }),
+      run(" "),
+      run("https://x.org/p", { link: "https://x.org/p" }),
+      run(" e"),
+    ]);
+  });
+
+  it("keeps underscores inside words and names, a lone underscore and other angle brackets as text", () => {
+    for (const text of ["file_name_here and a__b__c", "a _ b _ c", "x<y> and <b>tag</b> and <ftp://host>", "my_var_ and _start"]) expect(parseInline(text)).toEqual([run(text)]);
+    expect(parseInline("\\_not\\_ and \\<https://x.org>")).toEqual([run("_not_ and <https://x.org>")]);
   });
 
   it("nests italic inside bold", () => {

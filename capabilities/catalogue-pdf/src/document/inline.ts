@@ -39,7 +39,7 @@ export function parseInline(source: string): Run[] {
   let close = 0; // the next "](" after the current "[" (-1: none left), found once per position, not per "["
   for (let i = 0; i < source.length; ) {
     const unit = source.charCodeAt(i);
-    if (unit === BACKSLASH && i + 1 < source.length && /[\\*`[\]()]/.test(source[i + 1]!)) {
+    if (unit === BACKSLASH && i + 1 < source.length && /[\\*`[\]()_<]/.test(source[i + 1]!)) {
       pending = pending + source.slice(from, i) + source[i + 1];
       i += 2;
       from = i;
@@ -66,6 +66,31 @@ export function parseInline(source: string): Run[] {
         continue;
       }
     }
+    if (unit === LESS && source.startsWith("http", i + 1)) {
+      const match = AUTOLINK.exec(source.slice(i, i + 2_003));
+      if (match) {
+        flush(i);
+        add(runs, { text: match[1]!, bold, italic, code: false, link: match[1]! });
+        i += match[0].length;
+        from = i;
+        continue;
+      }
+    }
+    // Underscores mark emphasis only at the edges of words: snake_case and __init__-like names stay text.
+    if (unit === UNDERSCORE && source.charCodeAt(i + 1) === UNDERSCORE && underscoreMarks(source, i, 2, bold)) {
+      flush(i);
+      bold = !bold;
+      i += 2;
+      from = i;
+      continue;
+    }
+    if (unit === UNDERSCORE && source.charCodeAt(i + 1) !== UNDERSCORE && underscoreMarks(source, i, 1, italic)) {
+      flush(i);
+      italic = !italic;
+      i += 1;
+      from = i;
+      continue;
+    }
     if (unit === STAR && source.charCodeAt(i + 1) === STAR && (bold || closes(source, i + 2, "**"))) {
       flush(i);
       bold = !bold;
@@ -87,7 +112,10 @@ export function parseInline(source: string): Run[] {
 }
 
 /** A character that can begin markup (or escape it). */
-const MARKUP = /[\\`[*]/;
+const MARKUP = /[\\`[*_<]/;
+const AUTOLINK = /^<(https?:\/\/[^\s<>]{1,2000})>/;
+const LESS = 0x3c;
+const UNDERSCORE = 0x5f;
 const BACKSLASH = 0x5c;
 const BACKTICK = 0x60;
 const BRACKET = 0x5b;
@@ -114,6 +142,19 @@ function closes(source: string, from: number, marker: string): boolean {
   while (marker === "*" && at !== -1 && source[at + 1] === "*") at = source.indexOf(marker, at + 2);
   return at > from;
 }
+
+/**
+ * Whether the `length` underscores at `at` close the emphasis that is open (`inside`), or open one: closing
+ * at the end of a word, after text; opening at the start of a word, before text, with a partner after it.
+ */
+function underscoreMarks(source: string, at: number, length: number, inside: boolean): boolean {
+  const before = source[at - 1];
+  const after = source[at + length];
+  if (inside) return before !== undefined && !/\s/.test(before) && (after === undefined || !WORD.test(after));
+  return (before === undefined || !WORD.test(before)) && after !== undefined && !/[\s_]/.test(after) && closes(source, at + length, "_".repeat(length));
+}
+
+const WORD = /[\p{L}\p{N}_]/u;
 
 /** Appends `run`, joined onto the run before it when both have one style and neither is a link. */
 function add(runs: Run[], run: Run): void {

@@ -41,6 +41,47 @@ describe("paragraphBlocks", () => {
     }
   });
 
+  it("reads a list after lines of lead-in text as that text and the list", () => {
+    expect(paragraphBlocks("Shopping:\n- eggs\n- milk", "f")).toEqual([
+      { type: "paragraph", text: "Shopping:" },
+      { type: "list", ordered: false, items: ["eggs", "milk"] },
+    ]);
+  });
+
+  it("nests indented items under the item before them, down to the deepest level lists have", () => {
+    const text = "1. one\n   - one a\n   - one b\n     - one b i\n       - deeper\n         - deepest\n2. two\n\t- two a";
+    expect(paragraphBlocks(text, "f")).toEqual([
+      {
+        type: "list",
+        ordered: true,
+        items: [
+          { text: "one", items: ["one a", { text: "one b", items: [{ text: "one b i", items: ["deeper", "deepest"] }] }] },
+          { text: "two", items: ["two a"] },
+        ],
+      },
+    ]);
+  });
+
+  it("reads a markdown heading line as a bold paragraph of its own, before or among other text", () => {
+    expect(paragraphBlocks("## Background", "f")).toEqual([{ type: "paragraph", text: "**Background**" }]);
+    expect(paragraphBlocks("# Plan #\nFirst we look.\n### Next\n- a\n- b", "f")).toEqual([
+      { type: "paragraph", text: "**Plan**" },
+      { type: "paragraph", text: "First we look." },
+      { type: "paragraph", text: "**Next**" },
+      { type: "list", ordered: false, items: ["a", "b"] },
+    ]);
+    expect(paragraphBlocks("#hashtag and C# stay text\nsecond line", "f")).toEqual([{ type: "paragraph", text: "#hashtag and C# stay text\nsecond line" }]);
+  });
+
+  it("reads fenced code as a code block with its language, blank lines inside kept", () => {
+    expect(paragraphBlocks("Run this:\n```python\nx = 1\n\nprint(x)\n```\nDone.", "f")).toEqual([
+      { type: "paragraph", text: "Run this:" },
+      { type: "code", text: "x = 1\n\nprint(x)", language: "python" },
+      { type: "paragraph", text: "Done." },
+    ]);
+    expect(paragraphBlocks("~~~\nplain\n~~~", "f")).toEqual([{ type: "code", text: "plain" }]);
+  });
+
   it("refuses a markdown table wider than the column limit, naming the field", () => {
     const row = (cell: string) => `|${Array.from({ length: 13 }, () => cell).join("|")}|`;
     expect(() => paragraphBlocks(`${row("h")}\n${row("--")}`, "sections[0].content[2]")).toThrow(

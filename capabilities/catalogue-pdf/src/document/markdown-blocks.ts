@@ -6,41 +6,88 @@ type Align = "left" | "center" | "right";
 
 /**
  * The blocks a paragraph's text means. Models often write markdown where the document model has blocks
- * (issue 17 item 2): a blank line between paragraphs, a markdown table, a `-` or `1.` list. Where that is
- * unambiguous it is taken as meant: the text is split at blank lines, and a part whose lines are all list
- * items becomes a list; a table (header row, `|---|` row, body rows) becomes a table with the text
- * around it kept as paragraphs. Anything else stays one paragraph, its line breaks kept.
+ * (issue 17 item 2): a blank line between paragraphs, a markdown table, a `-` or `1.` list, a `#` heading,
+ * a fenced code block. Where that is unambiguous it is taken as meant: fenced code becomes a code block;
+ * the rest is split at blank lines; a `#` heading line becomes a bold paragraph of its own; lines that
+ * are all list items (indented ones nested), after any lines of lead-in text, become a list; a table
+ * (header row, `|---|` row, body rows) becomes a table with the text around it kept as paragraphs.
+ * Anything else stays one paragraph, its line breaks kept.
  */
 export function paragraphBlocks(text: string, field: string): Block[] {
   // One line (most paragraphs) is one paragraph: no parts, lists or tables to look for.
   if (!text.includes("\n")) {
     const trimmed = text.trim();
-    return trimmed ? [{ type: "paragraph", text: trimmed }] : [];
+    const heading = HEADING.exec(trimmed);
+    return heading ? [boldParagraph(heading[1]!)] : trimmed ? [{ type: "paragraph", text: trimmed }] : [];
   }
   const blocks: Block[] = [];
-  for (const part of text.split(/\n[ \t]*\n/)) {
-    if (!/\S/.test(part)) continue;
-    const lines = part.split("\n");
-    const list = listOf(lines);
-    if (list) {
-      blocks.push(list);
-      continue;
-    }
-    let start = 0;
-    for (let i = 0; i + 1 < lines.length; i++) {
-      const header = cellsOf(lines[i]!);
-      const aligns = header && alignsOf(lines[i + 1]!, header.length);
-      if (!header || !aligns) continue;
-      let end = i + 2;
-      while (end < lines.length && cellsOf(lines[end]!)) end++;
-      pushParagraph(blocks, lines.slice(start, i));
-      blocks.push(tableOf(header, aligns, lines.slice(i + 2, end), field));
-      start = end;
-      i = end - 1;
-    }
-    pushParagraph(blocks, lines.slice(start));
+  for (const segment of fencedCode(text)) {
+    if (typeof segment !== "string") blocks.push(segment);
+    else for (const part of segment.split(/\n[ \t]*\n/)) if (/\S/.test(part)) partBlocks(blocks, part.split("\n"), field);
   }
   return blocks;
+}
+
+// A markdown heading line: `#` to `######`, a space, its text (a closing run of `#` dropped).
+const HEADING = /^ {0,3}#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$/;
+
+/** A heading written in markdown, as the document model has no heading inside a section: a bold paragraph. */
+function boldParagraph(text: string): Block {
+  return { type: "paragraph", text: `**${text.replaceAll("**", "")}**` };
+}
+
+// A fenced code block: ``` or ~~~ on a line of its own (an info string naming the language), to the same fence.
+const FENCE = /^ {0,3}(```|~~~)[ \t]*([\w+#.-]{0,40})[^\n]*\n([\s\S]*?)\n {0,3}\1[ \t]*$/gm;
+
+/** The text around fenced code blocks, and the code blocks (blank lines inside code are the code's). */
+function fencedCode(text: string): (string | Block)[] {
+  if (!text.includes("```") && !text.includes("~~~")) return [text];
+  const segments: (string | Block)[] = [];
+  let from = 0;
+  for (const match of text.matchAll(FENCE)) {
+    segments.push(text.slice(from, match.index));
+    const [, , language, code] = match;
+    if (/\S/.test(code!)) segments.push({ type: "code", text: code!, ...(language ? { language } : {}) });
+    from = match.index + match[0].length;
+  }
+  segments.push(text.slice(from));
+  return segments;
+}
+
+/** The blocks of one part between blank lines: headings, then lists and tables among paragraph lines. */
+function partBlocks(blocks: Block[], lines: string[], field: string): void {
+  let start = 0;
+  for (let i = 0; i <= lines.length; i++) {
+    const heading = i < lines.length ? HEADING.exec(lines[i]!) : null;
+    if (i < lines.length && !heading) continue;
+    if (i > start) linesBlocks(blocks, lines.slice(start, i), field);
+    if (heading) blocks.push(boldParagraph(heading[1]!));
+    start = i + 1;
+  }
+}
+
+/** Lines without headings: a list (after any lead-in text), else tables among paragraph text. */
+function linesBlocks(blocks: Block[], lines: string[], field: string): void {
+  const first = lines.findIndex((line) => ITEM.test(line));
+  const list = first >= 0 ? listOf(lines.slice(first)) : undefined;
+  if (list) {
+    pushParagraph(blocks, lines.slice(0, first));
+    blocks.push(list);
+    return;
+  }
+  let start = 0;
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const header = cellsOf(lines[i]!);
+    const aligns = header && alignsOf(lines[i + 1]!, header.length);
+    if (!header || !aligns) continue;
+    let end = i + 2;
+    while (end < lines.length && cellsOf(lines[end]!)) end++;
+    pushParagraph(blocks, lines.slice(start, i));
+    blocks.push(tableOf(header, aligns, lines.slice(i + 2, end), field));
+    start = end;
+    i = end - 1;
+  }
+  pushParagraph(blocks, lines.slice(start));
 }
 
 function pushParagraph(blocks: Block[], lines: string[]): void {
@@ -48,20 +95,41 @@ function pushParagraph(blocks: Block[], lines: string[]): void {
   if (text) blocks.push({ type: "paragraph", text });
 }
 
-const ITEM = /^\s*(?:([-*•+])|(\d{1,3})[.)])\s+(\S.*)$/;
+const ITEM = /^([ \t]*)(?:([-*•+])|(\d{1,3})[.)])\s+(\S.*)$/;
+
+type Item = string | { text: string; items: Item[] };
 
 /**
- * A part of two or more lines, every one an item of one kind (all bullets or all numbers), as a flat
- * list. One line alone stays text: "31. März …" starts a German sentence, not a list.
+ * Two or more lines, every one an item, as a list: the top level all bullets or all numbers, an item
+ * indented further than the one before nested under it (down to the deepest level lists have). One line
+ * alone stays text: "31. März …" starts a German sentence, not a list.
  */
 function listOf(lines: string[]): Block | undefined {
   if (lines.length < 2) return undefined;
   const items = lines.map((line) => ITEM.exec(line));
   // An item past the list item bound stays paragraph text (drawn in pieces), not a list.
-  if (items.some((m) => !m || m[3]!.length > L.maxItemChars)) return undefined;
-  const ordered = items[0]![2] !== undefined;
-  if (items.some((m) => (m![2] !== undefined) !== ordered)) return undefined;
-  return { type: "list", ordered, items: items.map((m) => m![3]!.trim()) };
+  if (items.some((m) => !m || m[4]!.length > L.maxItemChars)) return undefined;
+  const indent = (m: RegExpExecArray) => m[1]!.replaceAll("\t", "    ").length;
+  const top = indent(items[0]!);
+  const ordered = items[0]![3] !== undefined;
+  if (items.some((m) => indent(m!) <= top && (m![3] !== undefined) !== ordered)) return undefined;
+  const root: Item[] = [];
+  // The open levels: each one's indent and items; an item goes into the deepest whose indent it passes.
+  const levels: { indent: number; items: Item[] }[] = [{ indent: top, items: root }];
+  for (const m of items) {
+    const at = indent(m!);
+    while (levels.length > 1 && at <= levels.at(-2)!.indent) levels.pop();
+    let level = levels.at(-1)!;
+    if (at > level.indent && levels.length < L.maxListDepth && level.items.length > 0) {
+      const parent = level.items.at(-1)!;
+      const nested: Item[] = typeof parent === "string" ? [] : parent.items;
+      if (typeof parent === "string") level.items[level.items.length - 1] = { text: parent, items: nested };
+      level = { indent: at, items: nested };
+      levels.push(level);
+    }
+    level.items.push(m![4]!.trim());
+  }
+  return { type: "list", ordered, items: root };
 }
 
 /** The cells of a table row `| a | b |` (outer pipes optional, `\|` is a literal pipe), or undefined. */
