@@ -25,6 +25,24 @@ describe("page breaks", () => {
     expect(pages[0]!.match(/Item number \d+/g)).toHaveLength(fit - 1);
   });
 
+  it("never leaves a page holding only the nested items that end a list, nor a list's first item alone at a page's foot", async () => {
+    const items = (n: number) => Array.from({ length: n }, (_, i) => `Item number ${i + 1}`);
+    const probe = pdfPageTexts(pdf.bytes(await pdf.ok("create_pdf_document", doc([{ type: "list", items: items(80) }]))));
+    const fit = probe[0]!.match(/Item number \d+/g)!.length;
+    // The last top-level item's two nested items are what would spill onto page 2.
+    const list = { type: "list", items: [...items(fit - 2), { text: "Parent item", items: ["Nested one", "Nested two"] }] };
+    const pages = pdfPageTexts(pdf.bytes(await pdf.ok("create_pdf_document", doc([list]))));
+    expect(pages).toHaveLength(2);
+    expect(pages[1]).toContain("Parent item");
+    // A paragraph that leaves room for one item only: the list starts on the next page.
+    const filler = "Words that fill the page line after line for the purpose of this test. ".repeat(40);
+    const lines = (text: string) => text.split("\n").filter((l) => l.includes("Item number"));
+    for (let extra = 0; extra < 12; extra++) {
+      const out = pdfPageTexts(pdf.bytes(await pdf.ok("create_pdf_document", doc([filler, `${"Line. ".repeat(extra * 12)}End.`, { type: "list", items: items(6) }]))));
+      for (const page of out.slice(0, -1)) expect(lines(page).length === 0 || lines(page).length >= 2, `extra ${extra}`).toBe(true);
+    }
+  });
+
   it("fills the space an image that moved to the next page leaves with the text after it", async () => {
     const square = pdf.file(gradientPng(400, 400, [40, 110, 200]), "square.png", "image/png");
     const filler = "The quarterly figures are summarised here in plain words for the board. ".repeat(28);
@@ -50,6 +68,36 @@ describe("page breaks", () => {
 });
 
 describe("line breaks", () => {
+  it("fills that space with a quote, a table's start or a smaller image that fit there, before the image", async () => {
+    const square = pdf.file(gradientPng(400, 400, [40, 110, 200]), "square.png", "image/png");
+    const small = pdf.file(gradientPng(200, 40, [200, 110, 40]), "small.png", "image/png");
+    const filler = "The quarterly figures are summarised here in plain words for the board. ".repeat(28);
+    const cases: [string, unknown][] = [
+      ["QuoteMark", { type: "quote", text: "QuoteMark: a short quotation that fits in the space left." }],
+      [
+        "TableMark",
+        {
+          type: "table",
+          columns: ["TableMark", "Value"],
+          rows: [
+            ["a", "1"],
+            ["b", "2"],
+          ],
+        },
+      ],
+      ["SmallMark", { type: "image", attachment_index: 1, width: 0.3, caption: "SmallMark" }],
+    ];
+    for (const [mark, block] of cases) {
+      const result = await pdf.ok("create_pdf_document", {
+        ...doc([filler, { type: "image", attachment_index: 0, width: 1, caption: "Figure 1" }, block]),
+        attachments: [{ artifact_id: square }, { artifact_id: small }],
+      });
+      const words = pdfWords(pdf.bytes(result));
+      expect(words.find((w) => w.text.startsWith(mark))!.page, mark).toBe(1);
+      expect(words.find((w) => w.text === "Figure")!.page, mark).toBe(2);
+    }
+  });
+
   it("keeps a line's last word before a line feed on the line it fills", async () => {
     const lines = async (text: string) =>
       pdfPageTexts(pdf.bytes(await pdf.ok("create_pdf_document", doc([text]))), { layout: true })[0]!

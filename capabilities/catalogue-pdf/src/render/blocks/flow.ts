@@ -6,26 +6,18 @@ import type { Doc } from "../doc.js";
 import { embeddablePng } from "../png-embed.js";
 import { fitsHere, imageBox, openImage, renderImage, type OpenedImage } from "./image.js";
 import { renderList } from "./list.js";
-import { renderTable } from "./table.js";
-import { renderCode, renderParagraph, renderQuote } from "./text-blocks.js";
+import { renderTable, tableStartHeight } from "./table.js";
+import { quoteHeight, renderCode, renderParagraph, renderQuote } from "./text-blocks.js";
 
 type ImageBlock = Extract<PreparedBlock, { kind: "image" }>;
-type Flowing = Extract<PreparedBlock, { kind: "paragraph" | "list" | "code" }>;
 
-/**
- * Blocks that may be set before an image that moved to the next page, to fill the space it left: those
- * that start in any three lines left and flow on. Not tables and quotes, which may move whole to the next
- * page themselves (a header with its first row, a quote that fits a page), leaving the space empty anyway.
- */
-const FLOWING = new Set<PreparedBlock["kind"]>(["paragraph", "list", "code"]);
-const flows = (block: PreparedBlock | undefined): block is Flowing => block !== undefined && FLOWING.has(block.kind);
-/** Space at the bottom of a page worth filling with the text after an image: three lines of body text. */
+/** Space at the bottom of a page worth filling with the blocks after an image: three lines of body text. */
 const WORTH_FILLING = 3 * (STYLE.body * 1.2 + STYLE.lineGap);
 
 /**
  * A section's blocks, in order, giving the event loop a turn between them. An image that doesn't fit
- * below the text goes to the next page; the text after it is set first, in the space it would leave
- * (issue 17 item 3), and the image follows that text: a page is not left a quarter empty for it.
+ * below the text goes to the next page; the blocks after it are set first, in the space it would leave
+ * (issue 17 item 3), and the image follows them: a page is not left a quarter empty for it.
  */
 export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>, pause: () => Promise<void>): Promise<void> {
   for (let b = 0; b < blocks.length; b++) {
@@ -39,13 +31,43 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
     const box = imageBox(doc, image, block.width, block.caption);
     if (!fitsHere(doc, box) && area(doc).bottom - doc.y >= WORTH_FILLING) {
       const page = currentPage(doc);
-      for (let next = blocks[b + 1]; currentPage(doc) === page && flows(next); next = blocks[b + 1]) {
+      for (let next = blocks[b + 1]; currentPage(doc) === page && next && startsHere(doc, next, images, opened); next = blocks[b + 1]) {
         await pause();
-        await renderBlock(doc, next, pause);
+        if (next.kind === "image") {
+          const small = openedImage(doc, next, images, opened);
+          renderImage(doc, small, imageBox(doc, small, next.width, next.caption), next.caption, next.alt);
+        } else await renderBlock(doc, next, pause);
         b += 1;
       }
     }
     renderImage(doc, image, box, block.caption, block.alt);
+  }
+}
+
+/**
+ * Whether a block would start in the space left above an image that moved on, rather than move to the
+ * next page itself: text that flows (paragraphs, lists, code, a quote longer than a page) and, when they
+ * fit here, a quote, a table's header with its first row, and a smaller image.
+ */
+function startsHere(doc: Doc, block: PreparedBlock, images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>): boolean {
+  const room = area(doc).bottom - doc.y;
+  switch (block.kind) {
+    case "paragraph":
+    case "list":
+    case "code":
+      return true;
+    case "quote": {
+      const height = quoteHeight(doc, block.runs);
+      return height === Number.POSITIVE_INFINITY || height <= room;
+    }
+    case "table":
+      return tableStartHeight(doc, block) <= room;
+    case "image": {
+      const image = openedImage(doc, block, images, opened);
+      return fitsHere(doc, imageBox(doc, image, block.width, block.caption));
+    }
+    case "page_break":
+      return false;
   }
 }
 

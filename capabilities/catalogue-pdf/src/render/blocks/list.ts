@@ -28,7 +28,13 @@ export function renderList(doc: Doc, items: readonly PreparedListItem[], ordered
   const placed = place(doc, items, ordered, 0);
   const { width, top, bottom } = area(doc);
   const heights = placed.map((p) => runsHeight(doc, p.item.runs, width - p.depth * INDENT - p.markerWidth, STYLE.body) + ITEM_GAP);
-  const breaks = pageBreaks(heights, doc.y, top, bottom);
+  const breaks = pageBreaks(
+    heights,
+    doc.y,
+    top,
+    bottom,
+    placed.map((p) => p.depth),
+  );
   const next = { index: 0 };
   tagsOf(doc).group("L", () => renderItems(doc, placed, next, breaks, 0));
   doc.y += STYLE.paragraphGap - 2;
@@ -76,12 +82,32 @@ function place(doc: Doc, items: readonly PreparedListItem[], ordered: boolean, d
 
 /**
  * The items before which the list starts a new page: where the next item no longer fits whole (an item
- * taller than a page is left to flow over). When that would carry fewer than {@link MIN_CARRIED} items onto
- * the list's last page, the break moves up, so that page never holds its last item alone (issue 17 item 3).
+ * taller than a page is left to flow over). Then, so that a page never holds a stray end of the list
+ * (issue 17 item 3): a list that would leave one item alone at the foot of a page starts on the next one;
+ * when the last break would carry fewer than {@link MIN_CARRIED} items onto the list's last page, it moves
+ * up; and when that page would hold only nested items (`depths`: 0 for a top-level item), their top-level
+ * item goes with them.
  */
-export function pageBreaks(heights: readonly number[], y0: number, top: number, bottom: number): Set<number> {
+export function pageBreaks(heights: readonly number[], y0: number, top: number, bottom: number, depths?: readonly number[]): Set<number> {
+  let breaks = fill(heights, y0, top, bottom);
+  if (breaks.length > 0 && breaks[0]! > 0 && breaks[0]! < MIN_CARRIED && y0 > top + 0.5) breaks = [0, ...fill(heights, top, top, bottom)];
+  const last = breaks.length - 1;
+  if (last >= 0 && breaks[last]! > 0) {
+    // Not back to where a page starts anyway (the previous break, or the list's own start at a page top).
+    const earliest = last > 0 ? breaks[last - 1]! + 1 : y0 > top + 0.5 ? 0 : 1;
+    let at = Math.max(earliest, Math.min(breaks[last]!, heights.length - MIN_CARRIED));
+    if (depths && depths[at]! > 0 && depths.slice(at).every((d) => d > 0)) {
+      const parent = depths.lastIndexOf(0, at);
+      if (parent >= earliest) at = parent;
+    }
+    breaks[last] = at;
+  }
+  return new Set(breaks);
+}
+
+/** Breaks before each item that no longer fits whole below `y` (none at a page's top). */
+function fill(heights: readonly number[], y: number, top: number, bottom: number): number[] {
   const breaks: number[] = [];
-  let y = y0;
   heights.forEach((h, i) => {
     if (y + h > bottom && y > top + 0.5 && h <= bottom - top) {
       breaks.push(i);
@@ -89,13 +115,7 @@ export function pageBreaks(heights: readonly number[], y0: number, top: number, 
     }
     y += h;
   });
-  const last = breaks.length - 1;
-  if (last >= 0) {
-    // Not back to where a page starts anyway (the previous break, or the list's own start at a page top).
-    const earliest = last > 0 ? breaks[last - 1]! + 1 : y0 > top + 0.5 ? 0 : 1;
-    breaks[last] = Math.max(earliest, Math.min(breaks[last]!, heights.length - MIN_CARRIED));
-  }
-  return new Set(breaks);
+  return breaks;
 }
 
 /** 1. / a. / i. by depth, as outlines are usually numbered. */

@@ -22,6 +22,18 @@ const SIZE = 9.5;
 /** Rows sampled to size the columns: enough to be representative, bounded for long tables. */
 const SAMPLE_ROWS = 200;
 
+/** The height a table needs where it starts: its header row and first row, which are kept together. */
+export function tableStartHeight(doc: Doc, table: Table): number {
+  const measure = measurer(doc);
+  const { widths, natural } = columnWidths(table, area(doc).width, measure);
+  const rowOf = rows(doc, widths, natural, measure);
+  const header = rowOf(
+    table.columns.map((c) => c.header),
+    -1,
+  );
+  return header.height + (table.rows.length > 0 ? rowOf(table.rows[0]!, 0).height : 0);
+}
+
 /**
  * A table: columns sized to their content within the text width, wrapping cells, the header row repeated
  * at the top of every page the table continues on, rows never split across pages.

@@ -41,14 +41,19 @@ type Joined = Pick<RunsOptions, "continues" | "continuing">;
 
 const QUOTE_INDENT = 16;
 
+/** The height of a quote's text (kept on one page when it fits one), or infinity for one longer than a page. */
+export function quoteHeight(doc: Doc, runs: readonly Run[]): number {
+  // Text longer than a piece is longer than a page: not measured.
+  const long = runs.reduce((n, r) => n + r.text.length, 0) > PIECE_CHARS;
+  return long ? Number.POSITIVE_INFINITY : runsHeight(doc, runs, area(doc).width - QUOTE_INDENT, STYLE.body);
+}
+
 /** A block quote: italic text set in from a bar on the left, with an optional attribution. */
 export async function renderQuote(doc: Doc, runs: readonly Run[], attribution: string | undefined, pause: () => Promise<void>): Promise<void> {
   const { left, width, top, bottom } = area(doc);
   const textWidth = width - QUOTE_INDENT;
-  // Keep a quote on one page when it fits on one; a longer one flows (without its bar). Text longer than
-  // a piece is longer than a page: not measured.
-  const long = runs.reduce((n, r) => n + r.text.length, 0) > PIECE_CHARS;
-  const height = long ? Number.POSITIVE_INFINITY : runsHeight(doc, runs, textWidth, STYLE.body);
+  // Keep a quote on one page when it fits on one; a longer one flows (without its bar).
+  const height = quoteHeight(doc, runs);
   if (height <= bottom - top) ensureSpace(doc, height);
   const startY = doc.y;
   const startPage = currentPage(doc);
