@@ -82,7 +82,12 @@ describe("content as meant", () => {
       const result = await pdf.ok("create_pdf_document", doc(["text"], { filename }));
       expect((result.artifact as { filename: string }).filename).toBe(filename);
     }
-    expect(await pdf.fails("create_pdf_document", doc(["text"], { filename: "a\u061Cb.pdf" }))).toMatch(/^invalid arguments for create_pdf_document: filename: expected a plain file name/);
+    for (const filename of ["a\u061Cb.pdf", "a\u00ADb.pdf", "\u00A0a.pdf", "a\u3164b.pdf", "\uD800.pdf", "a\u{E0041}.pdf"]) {
+      expect(await pdf.fails("create_pdf_document", doc(["text"], { filename })), JSON.stringify(filename)).toMatch(/^invalid arguments for create_pdf_document: filename: expected a plain file name/);
+    }
+    expect(await pdf.fails("create_pdf_document", doc(["text"], { filename: `${"报".repeat(90)}.pdf` }))).toBe(
+      `${INVALID}filename: is longer than 255 bytes in UTF-8, as file systems allow; shorten it`,
+    );
   });
 
   it("still names a null where a field is required", async () => {
@@ -113,6 +118,11 @@ describe("content as meant", () => {
     expect(out).toMatch(/Background\s+Shopping:\s+•\s+eggs\s+◦\s+brown\s+•\s+milk/);
     expect(out).toMatch(/python\s+x = 1/);
     expect(flat(out)).toContain("See this and that at https://example.org.");
+    // The same written with CR LF line ends, and with Unicode line separators.
+    for (const ends of ["\r\n", "\u2028"]) {
+      const again = pdfText(pdf.bytes(await pdf.ok("create_pdf_document", doc(text.replaceAll("\n", ends)))), { layout: true });
+      expect(again, JSON.stringify(ends)).toMatch(/Background\s+Shopping:\s+•\s+eggs\s+◦\s+brown\s+•\s+milk/);
+    }
   });
 
   it("renders 100 KB of pasted text across pages", async () => {

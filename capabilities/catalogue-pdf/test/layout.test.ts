@@ -65,15 +65,13 @@ describe("page breaks", () => {
     expect(caption.page).toBe(2);
     expect(lastAfter.page === 1 || lastAfter.yMax < caption.yMin).toBe(true);
   });
-});
 
-describe("line breaks", () => {
-  it("fills that space with a quote, a table's start or a smaller image that fit there, before the image", async () => {
+  it("fills that space with a quote or a table's start that fit there, before the image, but not with a later image", async () => {
     const square = pdf.file(gradientPng(400, 400, [40, 110, 200]), "square.png", "image/png");
     const small = pdf.file(gradientPng(200, 40, [200, 110, 40]), "small.png", "image/png");
     const filler = "The quarterly figures are summarised here in plain words for the board. ".repeat(28);
-    const cases: [string, unknown][] = [
-      ["QuoteMark", { type: "quote", text: "QuoteMark: a short quotation that fits in the space left." }],
+    const cases: [string, unknown, number][] = [
+      ["QuoteMark", { type: "quote", text: "QuoteMark: a short quotation that fits in the space left." }, 1],
       [
         "TableMark",
         {
@@ -84,20 +82,24 @@ describe("line breaks", () => {
             ["b", "2"],
           ],
         },
+        1,
       ],
-      ["SmallMark", { type: "image", attachment_index: 1, width: 0.3, caption: "SmallMark" }],
+      // A smaller figure would fit, but figures keep their order: "Figure 2" never before "Figure 1".
+      ["SmallMark", { type: "image", attachment_index: 1, width: 0.3, caption: "SmallMark" }, 2],
     ];
-    for (const [mark, block] of cases) {
+    for (const [mark, block, page] of cases) {
       const result = await pdf.ok("create_pdf_document", {
         ...doc([filler, { type: "image", attachment_index: 0, width: 1, caption: "Figure 1" }, block]),
         attachments: [{ artifact_id: square }, { artifact_id: small }],
       });
       const words = pdfWords(pdf.bytes(result));
-      expect(words.find((w) => w.text.startsWith(mark))!.page, mark).toBe(1);
+      expect(words.find((w) => w.text.startsWith(mark))!.page, mark).toBe(page);
       expect(words.find((w) => w.text === "Figure")!.page, mark).toBe(2);
     }
   });
+});
 
+describe("line breaks", () => {
   it("keeps a line's last word before a line feed on the line it fills", async () => {
     const lines = async (text: string) =>
       pdfPageTexts(pdf.bytes(await pdf.ok("create_pdf_document", doc([text]))), { layout: true })[0]!

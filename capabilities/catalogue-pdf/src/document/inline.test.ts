@@ -39,6 +39,19 @@ describe("parseInline", () => {
     expect(parseInline("\\_not\\_ and \\<https://x.org>")).toEqual([run("_not_ and <https://x.org>")]);
   });
 
+  it("opens underscore emphasis only where a closing run follows, and lets each marker close only its own", () => {
+    expect(parseInline("Use _id or user_id here")).toEqual([run("Use _id or user_id here")]);
+    expect(parseInline("*see my_var_ now*")).toEqual([run("see my_var_ now", { italic: true })]);
+    expect(parseInline("_a *b_ c*")).toEqual([run("a *b", { italic: true }), run(" c*")]);
+    expect(parseInline("_".repeat(50_000) + "x")).toEqual([run("_".repeat(50_000) + "x")]);
+    // Openers without closers, many of them: each closer search goes on from where the last one stopped.
+    for (const text of ["_a ".repeat(60_000), "__a ".repeat(45_000), "a_ _b ".repeat(30_000)]) {
+      const started = performance.now();
+      parseInline(text);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
+  });
+
   it("nests italic inside bold", () => {
     expect(parseInline("**bold *both***")).toEqual([run("bold ", { bold: true }), run("both", { bold: true, italic: true })]);
   });

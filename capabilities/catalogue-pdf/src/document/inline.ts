@@ -27,6 +27,10 @@ export function parseInline(source: string): Run[] {
   const runs: Run[] = [];
   let bold = false;
   let italic = false;
+  // Which marker opened each (`*` or `_`): only the same marker closes it.
+  let boldBy = 0;
+  let italicBy = 0;
+  const underscoreClosers = new UnderscoreClosers(source);
   // Literal text is cut from the source where it ends rather than added a character at a time (a string
   // each): `pending` holds the text before an escape, `from` is where the text after it starts.
   let pending = "";
@@ -76,31 +80,39 @@ export function parseInline(source: string): Run[] {
         continue;
       }
     }
-    // Underscores mark emphasis only at the edges of words: snake_case and __init__-like names stay text.
-    if (unit === UNDERSCORE && source.charCodeAt(i + 1) === UNDERSCORE && underscoreMarks(source, i, 2, bold)) {
+    // Underscores mark emphasis only at the edges of words: snake_case and a__b__c stay text.
+    if (unit === UNDERSCORE) {
+      const length = source.charCodeAt(i + 1) === UNDERSCORE ? 2 : 1;
+      const by = length === 2 ? boldBy : italicBy;
+      const toggles =
+        source.charCodeAt(i + length) !== UNDERSCORE &&
+        (by === UNDERSCORE ? closesUnderscore(source, i, length) : by === 0 && opensUnderscore(source, i, length) && underscoreClosers.after(i + length, length));
+      if (toggles) {
+        flush(i);
+        if (length === 2) {
+          bold = !bold;
+          boldBy = bold ? UNDERSCORE : 0;
+        } else {
+          italic = !italic;
+          italicBy = italic ? UNDERSCORE : 0;
+        }
+        i += length;
+        from = i;
+        continue;
+      }
+    }
+    if (unit === STAR && source.charCodeAt(i + 1) === STAR && (boldBy === STAR || (boldBy === 0 && closes(source, i + 2, "**")))) {
       flush(i);
       bold = !bold;
+      boldBy = bold ? STAR : 0;
       i += 2;
       from = i;
       continue;
     }
-    if (unit === UNDERSCORE && source.charCodeAt(i + 1) !== UNDERSCORE && underscoreMarks(source, i, 1, italic)) {
+    if (unit === STAR && (italicBy === STAR || (italicBy === 0 && closes(source, i + 1, "*")))) {
       flush(i);
       italic = !italic;
-      i += 1;
-      from = i;
-      continue;
-    }
-    if (unit === STAR && source.charCodeAt(i + 1) === STAR && (bold || closes(source, i + 2, "**"))) {
-      flush(i);
-      bold = !bold;
-      i += 2;
-      from = i;
-      continue;
-    }
-    if (unit === STAR && (italic || closes(source, i + 1, "*"))) {
-      flush(i);
-      italic = !italic;
+      italicBy = italic ? STAR : 0;
       i += 1;
       from = i;
       continue;
@@ -143,15 +155,50 @@ function closes(source: string, from: number, marker: string): boolean {
   return at > from;
 }
 
-/**
- * Whether the `length` underscores at `at` close the emphasis that is open (`inside`), or open one: closing
- * at the end of a word, after text; opening at the start of a word, before text, with a partner after it.
- */
-function underscoreMarks(source: string, at: number, length: number, inside: boolean): boolean {
+/** Whether `length` underscores at `at` can open emphasis: at the start of a word, before text. */
+function opensUnderscore(source: string, at: number, length: number): boolean {
   const before = source[at - 1];
   const after = source[at + length];
-  if (inside) return before !== undefined && !/\s/.test(before) && (after === undefined || !WORD.test(after));
-  return (before === undefined || !WORD.test(before)) && after !== undefined && !/[\s_]/.test(after) && closes(source, at + length, "_".repeat(length));
+  return (before === undefined || !WORD.test(before)) && after !== undefined && !/\s/.test(after);
+}
+
+/** Whether `length` underscores at `at` can close emphasis: at the end of a word, after text. */
+function closesUnderscore(source: string, at: number, length: number): boolean {
+  const before = source[at - 1];
+  const after = source[at + length];
+  return before !== undefined && !/[\s_]/.test(before) && (after === undefined || !WORD.test(after));
+}
+
+/**
+ * Finds whether an underscore run that can close emphasis follows a position: the search goes forward
+ * only (openers come in order), so a text of many underscores is read in linear time.
+ */
+class UnderscoreClosers {
+  readonly #source: string;
+  // Per run length (1, 2): the first closer found at or after `#from`, or -1 for none.
+  readonly #found = [0, -2, -2];
+  readonly #from = [0, 0, 0];
+
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  after(from: number, length: number): boolean {
+    const found = this.#found[length]!;
+    if (found === -1 && this.#from[length]! <= from) return false;
+    if (found >= from) return true;
+    const source = this.#source;
+    let at = source.indexOf("_", from);
+    while (at !== -1) {
+      let end = at;
+      while (source.charCodeAt(end) === UNDERSCORE) end++;
+      if (end - at === length && closesUnderscore(source, at, length)) break;
+      at = source.indexOf("_", end);
+    }
+    this.#found[length] = at;
+    this.#from[length] = from;
+    return at !== -1;
+  }
 }
 
 const WORD = /[\p{L}\p{N}_]/u;

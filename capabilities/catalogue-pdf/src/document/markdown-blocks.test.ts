@@ -80,6 +80,19 @@ describe("paragraphBlocks", () => {
       { type: "paragraph", text: "Done." },
     ]);
     expect(paragraphBlocks("~~~\nplain\n~~~", "f")).toEqual([{ type: "code", text: "plain" }]);
+    expect(paragraphBlocks("- a\n- b\n\n```\nc\n```", "f")).toEqual([
+      { type: "list", ordered: false, items: ["a", "b"] },
+      { type: "code", text: "c" },
+    ]);
+  });
+
+  it("reads hostile text of 200,000 characters in linear time (no pattern rescans a line or the text)", () => {
+    const hostile = ["# a" + " ".repeat(199_000) + "b", "```a\n".repeat(40_000), "x\n```" + " ".repeat(199_000), `## ${"# ".repeat(99_000)}x`, "- a\n" + "  ".repeat(99_000) + "- b"];
+    for (const text of hostile) {
+      const started = performance.now();
+      paragraphBlocks(text, "f");
+      expect(performance.now() - started, text.slice(0, 20)).toBeLessThan(1_000);
+    }
   });
 
   it("refuses a markdown table wider than the column limit, naming the field", () => {

@@ -17,8 +17,8 @@ export function paragraphBlocks(text: string, field: string): Block[] {
   // One line (most paragraphs) is one paragraph: no parts, lists or tables to look for.
   if (!text.includes("\n")) {
     const trimmed = text.trim();
-    const heading = HEADING.exec(trimmed);
-    return heading ? [boldParagraph(heading[1]!)] : trimmed ? [{ type: "paragraph", text: trimmed }] : [];
+    const heading = headingText(trimmed);
+    return heading ? [boldParagraph(heading)] : trimmed ? [{ type: "paragraph", text: trimmed }] : [];
   }
   const blocks: Block[] = [];
   for (const segment of fencedCode(text)) {
@@ -28,40 +28,78 @@ export function paragraphBlocks(text: string, field: string): Block[] {
   return blocks;
 }
 
-// A markdown heading line: `#` to `######`, a space, its text (a closing run of `#` dropped).
-const HEADING = /^ {0,3}#{1,6}[ \t]+(\S.*?)(?:[ \t]+#+)?[ \t]*$/;
+// A markdown heading line: `#` to `######`, a space, its text. No lazy match against the line's end: that
+// is rescanned at every run of spaces (a 200,000-character line took half a minute).
+const HEADING_START = /^ {0,3}#{1,6}[ \t]+(?=\S)/;
+
+/** The text of a markdown heading line (its closing run of `#` dropped), or undefined. */
+function headingText(line: string): string | undefined {
+  const start = HEADING_START.exec(line);
+  if (!start) return undefined;
+  let text = line.slice(start[0].length).trimEnd();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  if (end < text.length && (end === 0 || text[end - 1] === " " || text[end - 1] === "\t")) text = text.slice(0, end).trimEnd();
+  return text || undefined;
+}
 
 /** A heading written in markdown, as the document model has no heading inside a section: a bold paragraph. */
 function boldParagraph(text: string): Block {
   return { type: "paragraph", text: `**${text.replaceAll("**", "")}**` };
 }
 
-// A fenced code block: ``` or ~~~ on a line of its own (an info string naming the language), to the same fence.
-const FENCE = /^ {0,3}(```|~~~)[ \t]*([\w+#.-]{0,40})[^\n]*\n([\s\S]*?)\n {0,3}\1[ \t]*$/gm;
+// The line that opens a fenced code block: ``` or ~~~, then an info string naming the language. Tested on
+// one line at a time, and the closing line found with indexOf: a pattern over the whole text rescanned it
+// from every fence that never closes (seconds for 200,000 characters).
+const FENCE_OPEN = /^ {0,3}(```|~~~)[ \t]*([\w+#.-]{0,40})/;
 
 /** The text around fenced code blocks, and the code blocks (blank lines inside code are the code's). */
 function fencedCode(text: string): (string | Block)[] {
   if (!text.includes("```") && !text.includes("~~~")) return [text];
+  const lines = text.split("\n");
   const segments: (string | Block)[] = [];
+  // Markers found with no closing line after them: a later opener of the same kind has none either.
+  const unclosed = new Set<string>();
   let from = 0;
-  for (const match of text.matchAll(FENCE)) {
-    segments.push(text.slice(from, match.index));
-    const [, , language, code] = match;
-    if (/\S/.test(code!)) segments.push({ type: "code", text: code!, ...(language ? { language } : {}) });
-    from = match.index + match[0].length;
+  for (let i = 0; i < lines.length; i++) {
+    const open = FENCE_OPEN.exec(lines[i]!);
+    if (!open || unclosed.has(open[1]!)) continue;
+    const close = closingLine(lines, i + 1, open[1]!);
+    if (close === -1) {
+      unclosed.add(open[1]!);
+      continue;
+    }
+    segments.push(lines.slice(from, i).join("\n"));
+    const code = lines.slice(i + 1, close).join("\n");
+    if (/\S/.test(code)) segments.push({ type: "code", text: code, ...(open[2] ? { language: open[2] } : {}) });
+    from = close + 1;
+    i = close;
   }
-  segments.push(text.slice(from));
+  segments.push(lines.slice(from).join("\n"));
   return segments;
+}
+
+/** The index of the line closing a fence of `marker` (the marker alone, up to three spaces before it), or -1. */
+function closingLine(lines: readonly string[], from: number, marker: string): number {
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!;
+    const at = line.indexOf(marker);
+    if (at !== -1 && at <= 3 && line.slice(0, at).trim() === "" && line.slice(at + 3).trim() === "") return i;
+  }
+  return -1;
 }
 
 /** The blocks of one part between blank lines: headings, then lists and tables among paragraph lines. */
 function partBlocks(blocks: Block[], lines: string[], field: string): void {
+  // A part next to a code fence may keep a blank line at either end.
+  while (lines.length > 0 && !/\S/.test(lines.at(-1)!)) lines.pop();
+  while (lines.length > 0 && !/\S/.test(lines[0]!)) lines.shift();
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
-    const heading = i < lines.length ? HEADING.exec(lines[i]!) : null;
+    const heading = i < lines.length ? headingText(lines[i]!) : undefined;
     if (i < lines.length && !heading) continue;
     if (i > start) linesBlocks(blocks, lines.slice(start, i), field);
-    if (heading) blocks.push(boldParagraph(heading[1]!));
+    if (heading) blocks.push(boldParagraph(heading));
     start = i + 1;
   }
 }

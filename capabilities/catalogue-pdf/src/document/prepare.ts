@@ -81,11 +81,11 @@ function given(text: string | undefined): text is string {
 
 /** A section's content as blocks, each with the field it came from; paragraphs as they are meant ({@link paragraphBlocks}). */
 function contentBlocks(content: string | ContentItem[], field: string): [Block, string][] {
-  if (typeof content === "string") return paragraphBlocks(content, field).map((block) => [block, field]);
+  if (typeof content === "string") return paragraphBlocks(lineBreaks(content), field).map((block) => [block, field]);
   return content.flatMap((item, b): [Block, string][] => {
     const at = `${field}[${b}]`;
-    if (typeof item === "string") return paragraphBlocks(item, at).map((block) => [block, at]);
-    if (item.type === "paragraph") return paragraphBlocks(item.text, `${at}.text`).map((block) => [block, at]);
+    if (typeof item === "string") return paragraphBlocks(lineBreaks(item), at).map((block) => [block, at]);
+    if (item.type === "paragraph") return paragraphBlocks(lineBreaks(item.text), `${at}.text`).map((block) => [block, at]);
     return [[item, at]];
   });
 }
@@ -295,11 +295,19 @@ type Field = string | (() => string);
 
 /** NFC (so decomposed diacritics meet the fonts' precomposed glyphs) and Unix line ends. */
 function normalise(text: string): string {
-  // Pasted text (pdftotext's output, a word processor's) may break pages and paragraphs with form feeds
-  // and Unicode's separators: read as the blank line and line break they stand for.
-  return text
-    .normalize("NFC")
-    .replace(/\r\n?/g, "\n")
-    .replace(/[\f\u2029]/g, "\n\n")
-    .replace(/[\v\u2028]/g, "\n");
+  return lineBreaks(text.normalize("NFC"));
+}
+
+/**
+ * Line breaks as `\n`: pasted text (pdftotext's output, a word processor's) may break lines, pages and
+ * paragraphs with CR LF, form feeds and Unicode's separators, read as the line break or blank line they
+ * stand for. Before a paragraph is read for markdown blocks too, which go by lines.
+ */
+function lineBreaks(text: string): string {
+  return /[\r\f\v\u2028\u2029]/.test(text)
+    ? text
+        .replace(/\r\n?/g, "\n")
+        .replace(/[\f\u2029]/g, "\n\n")
+        .replace(/[\v\u2028]/g, "\n")
+    : text;
 }

@@ -149,8 +149,21 @@ const section = z
 const NOT_IN_NAME = '\\u0000-\\u001F\\u007F-\\u009F/\\\\:*?"<>|\\u061C\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u206F\\uFEFF';
 const PDF_FILENAME = new RegExp(`^[^${NOT_IN_NAME} .][^${NOT_IN_NAME}]{0,95}\\.pdf$`);
 
-/** A plain file name ending in .pdf: no directories, no leading dot. */
-export const pdfFilename = (example: string) => z.string().regex(PDF_FILENAME, `expected a plain file name ending in .pdf, e.g. ${example}`);
+// What the pattern can't say to every JSON Schema reader (no Unicode properties there): no invisible
+// characters at all (format, default-ignorable, lone surrogates, line and paragraph separators), no
+// leading space of any kind.
+const INVISIBLE = /[\p{Cf}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|^\p{Zs}/u;
+const MAX_NAME_BYTES = 255;
+
+/** A plain file name ending in .pdf: no directories, no leading dot, nothing invisible, at most 255 bytes. */
+export const pdfFilename = (example: string) => {
+  const plain = `expected a plain file name ending in .pdf, e.g. ${example}`;
+  return z
+    .string()
+    .regex(PDF_FILENAME, plain)
+    .refine((name) => !INVISIBLE.test(name), plain)
+    .refine((name) => Buffer.byteLength(name) <= MAX_NAME_BYTES, `is longer than ${MAX_NAME_BYTES} bytes in UTF-8, as file systems allow; shorten it`);
+};
 
 const isoDate = z
   .string()

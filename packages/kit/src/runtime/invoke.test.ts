@@ -53,6 +53,15 @@ const capability = defineCapability({
       },
     }),
     quick_async: tool({ description: "answers after a tick", input: z.object({}), policy: "allow", run: async () => ({ ok: true }) }),
+    blocks: tool({
+      description: "echoes a block of a discriminated union and a paper size",
+      input: z.object({
+        block: z.discriminatedUnion("type", [z.object({ type: z.literal("image"), caption: z.string().optional() }).strict(), z.object({ type: z.literal("page_break") }).strict()]),
+        size: z.enum(["A4", "Letter"]).optional(),
+      }),
+      policy: "allow",
+      run: (args) => args,
+    }),
   },
 });
 
@@ -85,6 +94,14 @@ describe("one async call path", () => {
       error: expect.stringMatching(/^sync_array failed because of an internal error \(reference [0-9a-f]{8}\)/),
     });
     expect(runtime.inFlightCount).toBe(0);
+  });
+
+  it("takes options in another case or spelling as meant, and then reads the nulls of the branch they name", async () => {
+    const runtime = new Runtime(capability, { logger: silentLogger });
+    const outcome = await invokeTool(runtime, input("blocks", { block: { type: "Image", caption: null }, size: "a4" }));
+    expect(outcome).toEqual({ ok: true, resultJson: Buffer.from('{"block":{"type":"image"},"size":"A4"}') });
+    expect(await invokeTool(runtime, input("blocks", { block: { type: "Page Break" } }))).toMatchObject({ ok: true });
+    expect(await invokeTool(runtime, input("blocks", { block: { type: "image" }, size: "A5" }))).toEqual({ ok: false, error: expect.stringMatching(/^invalid arguments for blocks: size: /) });
   });
 
   it("hands every handler a live signal linked to the caller's and to shutdown, and detaches it after", async () => {

@@ -151,6 +151,8 @@ function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): u
   // An option in another case ("a4", "Landscape") is taken as meant: refused, it can end the user's turn.
   // Again after a fix: a union's branch, once its discriminator is fixed, reports its own options.
   for (let round = 0; round < 3 && fixOptionCase(parsed.error.issues, raw); round++) {
+    // A union's branch found only now (its discriminator was in another case) reads its nulls too.
+    if (shape.nulls) dropOptionalNulls(def.input, raw);
     parsed = def.input.safeParse(raw);
     if (parsed.success) return parsed.data;
   }

@@ -31,12 +31,9 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
     const box = imageBox(doc, image, block.width, block.caption);
     if (!fitsHere(doc, box) && area(doc).bottom - doc.y >= WORTH_FILLING) {
       const page = currentPage(doc);
-      for (let next = blocks[b + 1]; currentPage(doc) === page && next && startsHere(doc, next, images, opened); next = blocks[b + 1]) {
+      for (let next = blocks[b + 1]; currentPage(doc) === page && next && next.kind !== "image" && startsHere(doc, next); next = blocks[b + 1]) {
         await pause();
-        if (next.kind === "image") {
-          const small = openedImage(doc, next, images, opened);
-          renderImage(doc, small, imageBox(doc, small, next.width, next.caption), next.caption, next.alt);
-        } else await renderBlock(doc, next, pause);
+        await renderBlock(doc, next, pause);
         b += 1;
       }
     }
@@ -47,9 +44,9 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
 /**
  * Whether a block would start in the space left above an image that moved on, rather than move to the
  * next page itself: text that flows (paragraphs, lists, code, a quote longer than a page) and, when they
- * fit here, a quote, a table's header with its first row, and a smaller image.
+ * fit here, a quote and a table's header with its first row. Not another image: figures keep their order.
  */
-function startsHere(doc: Doc, block: PreparedBlock, images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>): boolean {
+function startsHere(doc: Doc, block: Exclude<PreparedBlock, ImageBlock>): boolean {
   const room = area(doc).bottom - doc.y;
   switch (block.kind) {
     case "paragraph":
@@ -62,10 +59,6 @@ function startsHere(doc: Doc, block: PreparedBlock, images: ReadonlyMap<string, 
     }
     case "table":
       return tableStartHeight(doc, block) <= room;
-    case "image": {
-      const image = openedImage(doc, block, images, opened);
-      return fitsHere(doc, imageBox(doc, image, block.width, block.caption));
-    }
     case "page_break":
       return false;
   }

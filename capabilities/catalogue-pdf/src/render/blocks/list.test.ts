@@ -26,6 +26,11 @@ describe("pageBreaks", () => {
     expect([...pageBreaks([10, 10, 10, 10, 10, 10], 0, 0, 45)]).toEqual([4]);
   });
 
+  it("leaves the nested items where they are when their item and they would not fit a page, or would leave one item behind", () => {
+    expect([...pageBreaks([10, 10, 10, 10, 10, 10, 10], 30, 0, 45, [0, 0, 1, 1, 1, 1, 1])]).toEqual([0, 4]);
+    expect([...pageBreaks([10, 10, 10, 10, 10], 0, 0, 45, [0, 1, 1, 1, 1])]).toEqual([3]);
+  });
+
   it("lets an item taller than a page flow over instead of moving it", () => {
     expect([...pageBreaks([10, 50], 0, 0, 35)]).toEqual([]);
   });

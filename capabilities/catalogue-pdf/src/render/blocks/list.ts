@@ -97,8 +97,12 @@ export function pageBreaks(heights: readonly number[], y0: number, top: number, 
     const earliest = last > 0 ? breaks[last - 1]! + 1 : y0 > top + 0.5 ? 0 : 1;
     let at = Math.max(earliest, Math.min(breaks[last]!, heights.length - MIN_CARRIED));
     if (depths && depths[at]! > 0 && depths.slice(at).every((d) => d > 0)) {
+      // Only when the item and its nested ones fit a page, and the page before keeps two items (or the
+      // whole list, started lower on a page, moves on).
       const parent = depths.lastIndexOf(0, at);
-      if (parent >= earliest) at = parent;
+      const before = last > 0 ? breaks[last - 1]! : 0;
+      const fits = heights.slice(parent).reduce((a, b) => a + b, 0) <= bottom - top;
+      if (parent >= earliest && fits && (parent - before >= MIN_CARRIED || (parent === 0 && y0 > top + 0.5))) at = parent;
     }
     breaks[last] = at;
   }
