@@ -37,9 +37,10 @@ describe("blank text", () => {
     for (const [content, error] of cases) expect(await pdf.fails("create_pdf_document", doc(content))).toBe(INVALID + error);
   });
 
-  it("takes a blank subtitle, footer or caption as left out", async () => {
-    const result = await pdf.ok("create_pdf_document", doc(["Body"], { subtitle: " ", footer: "  ", author: "\t" }));
+  it("takes a blank subtitle, footer, author or keyword as left out", async () => {
+    const result = await pdf.ok("create_pdf_document", doc(["Body"], { subtitle: " ", footer: "  ", author: "\t", keywords: ["pdf", " ", "", " report "] }));
     expect(flat(pdfText(pdf.bytes(result))).trim()).toBe("T H Body Page 1 of 1");
+    expect(pdfInfo(pdf.bytes(result)).Keywords).toBe("pdf, report");
   });
 });
 

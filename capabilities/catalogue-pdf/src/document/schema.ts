@@ -177,7 +177,8 @@ export const createDocumentInput = z.object({
   author: z.string().max(200).optional().describe("Shown under the title and stored as metadata"),
   date: z.string().max(100).optional().describe("Date line shown under the title, as it should read, e.g. 23 November 2026"),
   subject: z.string().max(500).optional().describe("Metadata: what the document is about"),
-  keywords: z.array(z.string().min(1).max(100)).max(30).optional().describe("Metadata: keywords"),
+  // A blank keyword is left out rather than refused (issue 17 item 2).
+  keywords: z.array(z.string().max(100)).max(30).optional().describe("Metadata: keywords"),
   creation_date: isoDate.optional().describe("Metadata: creation date, ISO 8601 (default: now)"),
   language: z
     .string()

@@ -44,7 +44,7 @@ async function loadAndRender(prepared: PreparedDocument, args: CreateDocumentArg
       title: prepared.title,
       author: args.author,
       subject: args.subject,
-      keywords: args.keywords,
+      keywords: args.keywords?.map((keyword) => keyword.trim()).filter(Boolean),
       creationDate: args.creation_date ? new Date(args.creation_date) : new Date(),
     },
     maxPages: PDF_LIMITS.maxPages,
