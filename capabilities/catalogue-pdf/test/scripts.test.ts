@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { woffToSfnt } from "../src/text/woff.js";
-import { drawnRuns, hbShapeOutlines } from "./support/glyphs.js";
+import { drawnRuns, hbShapeOutlines, pageContent } from "./support/glyphs.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
 import { flat, pdfFonts, pdfText } from "./support/poppler.js";
 import { difference, readReference, titleInk, writeReference } from "./support/reference-image.js";
@@ -171,6 +171,18 @@ const boxes = (bytes: Uint8Array) => {
   return new Map([...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]+)<\/word>/g)].map((m) => [m[3]!, { x: Number(m[1]), y: Number(m[2]) }]));
 };
 const leftEdges = (bytes: Uint8Array) => new Map([...boxes(bytes)].map(([word, box]) => [word, box.x]));
+
+describe("bold text in a family without a bold weight", () => {
+  it("strokes the outlines of bold Chinese, Japanese and emoji as well as filling them, and copies out as written", async () => {
+    const bold = await pdf.ok("create_pdf_document", { title: "季度报告", language: "zh", sections: [{ heading: "概述", content: ["这是**粗体**。日本語の**太字**。**🎉**"] }] });
+    const content = await pageContent(pdf.bytes(bold));
+    // Text render mode 2 (fill, then stroke) only inside the bold runs' text objects.
+    expect(content.match(/\b2 Tr\b/g)?.length).toBeGreaterThanOrEqual(5);
+    expect(logical(pdfText(pdf.bytes(bold)))).toContain("这是粗体。日本語の太字。🎉");
+    const plain = await pdf.ok("create_pdf_document", { title: "Plain", language: "zh", sections: [{ heading: "Heading", content: ["这是普通文字。"] }] });
+    expect(await pageContent(pdf.bytes(plain))).not.toMatch(/\b2 Tr\b/);
+  });
+});
 
 describe("text in several fonts is measured in each", () => {
   it("gives a table row and a quote of wrapped Chinese the height of all their lines", async () => {

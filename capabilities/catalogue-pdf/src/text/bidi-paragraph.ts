@@ -203,13 +203,23 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
     let at = align === "right" ? x + style.width - total : align === "center" ? x + (style.width - total) / 2 : x;
     items.forEach((item) => {
       const { piece } = item;
-      useFont(doc, piece, piece.size).fillColor(style.colorOf(piece.run));
+      const color = style.colorOf(piece.run);
+      useFont(doc, piece, piece.size).fillColor(color);
+      // Bold text in a font that ships no bold weight (CJK, emoji): its outlines are stroked as well as
+      // filled, in the same colour, a thirtieth of the size wide.
+      const fauxBold = piece.run.bold && lacksBold(piece.name);
+      if (fauxBold)
+        doc
+          .save()
+          .lineWidth(piece.size / 30)
+          .strokeColor(color);
       const options = {
         ...extra,
         lineBreak: false,
         baseline: -ascent,
         link: piece.run.link ?? null,
         ...(item.rtl ? { features: [RIGHT_TO_LEFT] } : {}),
+        ...(fauxBold ? { fill: true, stroke: true } : {}),
       } as PDFKit.Mixins.TextOptions;
       extra = {};
       const slice = text.slice(item.from, item.to);
@@ -220,6 +230,7 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
         doc.text(word, at, y, options);
         at += doc.widthOfString(word, options);
       }
+      if (fauxBold) doc.restore();
       // Links are underlined just under the shared baseline (pdfkit would go by each font's line height).
       if (piece.run.link) {
         const under = y + ascent + piece.size * 0.15;
@@ -231,6 +242,9 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
   doc.x = x;
   doc.y = y;
 }
+
+/** Whether a font run is in a fallback file of the regular weight (a family that ships no bold). */
+const lacksBold = (name: string) => name.endsWith("-400");
 
 interface Item {
   piece: Piece;

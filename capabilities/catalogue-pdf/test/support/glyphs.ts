@@ -52,6 +52,14 @@ export async function drawnRuns(pdf: Uint8Array): Promise<DrawnRun[]> {
   return runs;
 }
 
+/** The content stream of page 1, decoded, as text. */
+export async function pageContent(pdf: Uint8Array): Promise<string> {
+  const doc = await PDFDocument.load(pdf);
+  const contents = doc.getPage(0).node.Contents();
+  const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r as PDFRef) as PDFRawStream) : [contents as unknown as PDFRawStream];
+  return streams.map((s) => decoded(s).toString("latin1")).join("\n");
+}
+
 /** A stream's bytes, through its filters if it names any (short streams are written as they are). */
 const decoded = (stream: PDFRawStream) => Buffer.from(decodePDFRawStream(stream).decode());
 
