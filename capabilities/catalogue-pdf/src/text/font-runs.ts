@@ -36,9 +36,10 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
     const next = i + (codePoint > 0xffff ? 2 : 1);
     const char = text.slice(i, next);
     const last = runs.at(-1);
-    // Below U+2000 only a keycap (1️⃣) or ©️/®️ starts one, with U+FE0F or U+20E3 after it.
+    // Only where an emoji can start: U+2000–2BFF (arrows, symbols, dingbats), four CJK symbols, U+1F000 on;
+    // below U+2000 only a keycap (1️⃣) or ©️/®️, with U+FE0F or U+20E3 after it. Not for every ideograph.
     const after = text.charCodeAt(next);
-    const sequence = codePoint >= 0x2000 || after === 0xfe0f || after === 0x20e3 ? emojiSequenceAt(text, i, next) : undefined;
+    const sequence = mayStartEmoji(codePoint) || after === 0xfe0f || after === 0x20e3 ? emojiSequenceAt(text, i, next) : undefined;
     if (sequence) {
       if (last && last.name === sequence.font.name) last.end = sequence.end;
       else runs.push({ start: i, end: sequence.end, name: sequence.font.name, font: sequence.font.font });
@@ -57,6 +58,9 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
   }
   return runs.map((r) => ({ text: text.slice(r.start, r.end), name: r.name, font: r.font }));
 }
+
+const mayStartEmoji = (codePoint: number) =>
+  codePoint >= 0x1f000 || (codePoint >= 0x2000 && codePoint < 0x2c00) || codePoint === 0x3030 || codePoint === 0x303d || codePoint === 0x3297 || codePoint === 0x3299;
 
 /** The emoji sequence of more than one character starting at `start`, with the font to set it in. */
 function emojiSequenceAt(text: string, start: number, afterFirst: number): { end: number; font: FallbackFont } | undefined {
