@@ -25,9 +25,7 @@ export function parseInline(source: string): Run[] {
   // Most cells and many paragraphs have no markup: one run, without reading them character by character.
   if (!MARKUP.test(source)) return source ? [{ text: source, bold: false, italic: false, code: false }] : [];
   const runs: Run[] = [];
-  let bold = false;
-  let italic = false;
-  // Which marker opened each (`*` or `_`): only the same marker closes it.
+  // The marker that opened bold and italic text (`*` or `_`; 0 while off): only the same marker closes it.
   let boldBy = 0;
   let italicBy = 0;
   const underscoreClosers = new UnderscoreClosers(source);
@@ -37,7 +35,7 @@ export function parseInline(source: string): Run[] {
   let from = 0;
   const flush = (to: number) => {
     const text = pending + source.slice(from, to);
-    if (text) add(runs, { text, bold, italic, code: false });
+    if (text) add(runs, { text, bold: boldBy !== 0, italic: italicBy !== 0, code: false });
     pending = "";
   };
   let close = 0; // the next "](" after the current "[" (-1: none left), found once per position, not per "["
@@ -53,7 +51,7 @@ export function parseInline(source: string): Run[] {
       const end = source.indexOf("`", i + 1);
       if (end > i + 1) {
         flush(i);
-        add(runs, { text: source.slice(i + 1, end), bold, italic, code: true });
+        add(runs, { text: source.slice(i + 1, end), bold: boldBy !== 0, italic: italicBy !== 0, code: true });
         i = end + 1;
         from = i;
         continue;
@@ -64,7 +62,7 @@ export function parseInline(source: string): Run[] {
       const match = close !== -1 && close - i <= LINK_TEXT_MAX + 1 ? LINK.exec(source.slice(i, close + 2 + 2_001)) : null;
       if (match) {
         flush(i);
-        add(runs, { text: match[1]!, bold, italic, code: false, link: match[2]! });
+        add(runs, { text: match[1]!, bold: boldBy !== 0, italic: italicBy !== 0, code: false, link: match[2]! });
         i += match[0].length;
         from = i;
         continue;
@@ -74,7 +72,7 @@ export function parseInline(source: string): Run[] {
       const match = AUTOLINK.exec(source.slice(i, i + 2_003));
       if (match) {
         flush(i);
-        add(runs, { text: match[1]!, bold, italic, code: false, link: match[1]! });
+        add(runs, { text: match[1]!, bold: boldBy !== 0, italic: italicBy !== 0, code: false, link: match[1]! });
         i += match[0].length;
         from = i;
         continue;
@@ -89,13 +87,8 @@ export function parseInline(source: string): Run[] {
         (by === UNDERSCORE ? closesUnderscore(source, i, length) : by === 0 && opensUnderscore(source, i, length) && underscoreClosers.after(i + length, length));
       if (toggles) {
         flush(i);
-        if (length === 2) {
-          bold = !bold;
-          boldBy = bold ? UNDERSCORE : 0;
-        } else {
-          italic = !italic;
-          italicBy = italic ? UNDERSCORE : 0;
-        }
+        if (length === 2) boldBy = by === 0 ? UNDERSCORE : 0;
+        else italicBy = by === 0 ? UNDERSCORE : 0;
         i += length;
         from = i;
         continue;
@@ -103,16 +96,14 @@ export function parseInline(source: string): Run[] {
     }
     if (unit === STAR && source.charCodeAt(i + 1) === STAR && (boldBy === STAR || (boldBy === 0 && closes(source, i + 2, "**")))) {
       flush(i);
-      bold = !bold;
-      boldBy = bold ? STAR : 0;
+      boldBy = boldBy === 0 ? STAR : 0;
       i += 2;
       from = i;
       continue;
     }
     if (unit === STAR && (italicBy === STAR || (italicBy === 0 && closes(source, i + 1, "*")))) {
       flush(i);
-      italic = !italic;
-      italicBy = italic ? STAR : 0;
+      italicBy = italicBy === 0 ? STAR : 0;
       i += 1;
       from = i;
       continue;
