@@ -24,6 +24,12 @@ const SAMPLE_ROWS = 200;
 
 /** The height a table needs where it starts: its header row and first row, which are kept together. */
 export function tableStartHeight(doc: Doc, table: Table): number {
+  const { header, first } = tableStart(doc, table);
+  return header.height + (first?.height ?? 0);
+}
+
+/** A table's columns sized to their content within the text width, its header row and first row laid out. */
+function tableStart(doc: Doc, table: Table) {
   const measure = measurer(doc);
   const { widths, natural } = columnWidths(table, area(doc).width, measure);
   const rowOf = rows(doc, widths, natural, measure);
@@ -31,7 +37,7 @@ export function tableStartHeight(doc: Doc, table: Table): number {
     table.columns.map((c) => c.header),
     -1,
   );
-  return header.height + (table.rows.length > 0 ? rowOf(table.rows[0]!, 0).height : 0);
+  return { widths, rowOf, header, first: table.rows.length > 0 ? rowOf(table.rows[0]!, 0) : undefined };
 }
 
 /**
@@ -39,20 +45,13 @@ export function tableStartHeight(doc: Doc, table: Table): number {
  * at the top of every page the table continues on, rows never split across pages.
  */
 export async function renderTable(doc: Doc, table: Table, pause: () => Promise<void>): Promise<void> {
-  const { left, width, top, bottom } = area(doc);
-  const measure = measurer(doc);
-  const { widths, natural } = columnWidths(table, width, measure);
-  const rowOf = rows(doc, widths, natural, measure);
+  const { left, top, bottom } = area(doc);
+  const { widths, rowOf, header, first } = tableStart(doc, table);
   const aligns = table.columns.map((c) => c.align);
-  const header = rowOf(
-    table.columns.map((c) => c.header),
-    -1,
-  );
   const tags = tagsOf(doc);
   // The header row is tagged once (TH, scope column); its repeats on later pages are artifacts.
   const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, header, widths, aligns, left, STYLE.headerFill, cell);
 
-  const first = table.rows.length > 0 ? rowOf(table.rows[0]!, 0) : undefined;
   ensureSpace(doc, header.height + (first?.height ?? 0));
   tags.open("Table");
   tags.group("THead", () => drawHeader("TH"));
