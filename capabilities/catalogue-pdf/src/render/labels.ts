@@ -1,3 +1,5 @@
+import { traditionalChinese } from "../text/fallback-fonts.js";
+
 /** Words the renderer adds itself, in the document's language (English when it has none of these). */
 export interface Labels {
   contents: string;
@@ -40,10 +42,9 @@ const LABELS: Record<string, Labels> = {
 
 /** Labels for a BCP 47 tag, by its primary language. */
 export function labelsFor(language: string | undefined): Labels {
-  const tag = (language ?? "en").toLowerCase();
   // Traditional Chinese writes 目錄 and 頁.
-  if (/^zh-(tw|hk|mo|hant)/.test(tag)) return ZH_HANT;
-  return LABELS[tag.split("-")[0]!] ?? LABELS.en!;
+  if (traditionalChinese(language)) return ZH_HANT;
+  return LABELS[(language ?? "en").toLowerCase().split("-")[0]!] ?? LABELS.en!;
 }
 
 const ZH_HANT: Labels = { contents: "目錄", page: (n, of) => `第 ${n} 頁，共 ${of} 頁` };

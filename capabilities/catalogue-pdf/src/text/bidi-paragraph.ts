@@ -8,6 +8,7 @@ import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
 import { hasRightToLeft } from "./direction.js";
 import { RIGHT_TO_LEFT } from "./shaping.js";
 import { reordered } from "./visual-order.js";
+import { isRegularWeight } from "./fallback-fonts.js";
 
 const bidi = bidiFactory();
 const STRONG = /\p{L}/u;
@@ -207,7 +208,7 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
       useFont(doc, piece, piece.size).fillColor(color);
       // Bold text in a font that ships no bold weight (CJK, emoji): its outlines are stroked as well as
       // filled, in the same colour, a thirtieth of the size wide.
-      const fauxBold = piece.run.bold && lacksBold(piece.name);
+      const fauxBold = piece.run.bold && isRegularWeight(piece.name);
       if (fauxBold)
         doc
           .save()
@@ -242,9 +243,6 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
   doc.x = x;
   doc.y = y;
 }
-
-/** Whether a font run is in a fallback file of the regular weight (a family that ships no bold). */
-const lacksBold = (name: string) => name.endsWith("-400");
 
 interface Item {
   piece: Piece;

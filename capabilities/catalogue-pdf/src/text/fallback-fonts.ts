@@ -145,6 +145,15 @@ function covers(ranges: readonly (readonly [number, number])[], codePoint: numbe
   return false;
 }
 
+/**
+ * Whether a run's font is a fallback file of the regular weight: bold text in one is in a family that
+ * ships no bold (CJK, emoji), since a family that has one gives bold text its bold file ({@link open} names
+ * each font after its file, weight last).
+ */
+export function isRegularWeight(name: string): boolean {
+  return name.endsWith("-400");
+}
+
 function open(path: string): FallbackFont {
   let font = parsed.get(path);
   if (!font) {
@@ -166,7 +175,7 @@ const CJK: readonly FamilyId[] = ["noto-sans-sc", "noto-sans-tc", "noto-sans-jp"
  */
 export function familyOrder(language: string | undefined): readonly FamilyId[] {
   const tag = (language ?? "").toLowerCase();
-  const first: FamilyId | undefined = tag.startsWith("ja") ? "noto-sans-jp" : tag.startsWith("ko") ? "noto-sans-kr" : /^zh-(tw|hk|mo|hant)/.test(tag) ? "noto-sans-tc" : undefined;
+  const first: FamilyId | undefined = tag.startsWith("ja") ? "noto-sans-jp" : tag.startsWith("ko") ? "noto-sans-kr" : traditionalChinese(tag) ? "noto-sans-tc" : undefined;
   if (!first) return FAMILY_ORDER;
   let order = orders.get(first);
   if (!order) {
@@ -174,6 +183,11 @@ export function familyOrder(language: string | undefined): readonly FamilyId[] {
     orders.set(first, order);
   }
   return order;
+}
+
+/** Whether a BCP 47 tag is of Chinese written in Traditional characters (Taiwan, Hong Kong, Macao, Hant). */
+export function traditionalChinese(language: string | undefined): boolean {
+  return /^zh-(tw|hk|mo|hant)/i.test(language ?? "");
 }
 
 // One array per order, so the choice of fallback can be remembered per order (see fallbackFor).
