@@ -215,12 +215,38 @@ describe("text in several fonts is measured in each", () => {
     expect(logical(pdfText(pdf.bytes(result))).replace(/ /g, "")).toContain(`${long}CELLEND`);
   });
 
-  it("breaks a line of unspaced Thai between characters rather than running past the margin", async () => {
-    const result = await pdf.ok("create_pdf_document", { title: "ไทย", language: "th", sections: [{ heading: "ไทย", content: ["สวัสดีครับ".repeat(30)] }] });
-    const lines = pdfText(pdf.bytes(result))
+  // A paragraph of each script written without spaces, long enough for several lines.
+  const UNSPACED: [string, string, string][] = [
+    ["Thai", "th", "ภาษาไทยเป็นภาษาที่สวยงามมากและมีประวัติศาสตร์ยาวนานผู้คนหลายล้านคนใช้ภาษานี้ในชีวิตประจำวัน"],
+    ["Lao", "lo", "ພາສາລາວເປັນພາສາທີ່ສວຍງາມແລະມີປະຫວັດສາດອັນຍາວນານປະຊາຊົນຫຼາຍລ້ານຄົນໃຊ້ພາສານີ້ທຸກມື້"],
+    ["Khmer", "km", "ភាសាខ្មែរគឺជាភាសាដ៏ស្រស់ស្អាតហើយមានប្រវត្តិសាស្ត្រដ៏យូរលង់ប្រជាជនរាប់លាននាក់ប្រើភាសានេះរៀងរាល់ថ្ងៃ"],
+    ["Myanmar", "my", "မြန်မာဘာသာစကားသည်လှပသောဘာသာစကားဖြစ်ပြီးရှည်လျားသောသမိုင်းရှိသည်လူသန်းပေါင်းများစွာနေ့စဉ်အသုံးပြုကြသည်"],
+  ];
+  const unspaced = async (language: string, content: string[]) => pdf.bytes(await pdf.ok("create_pdf_document", { title: "Lines", language, sections: [{ heading: "Words", content }] }));
+  it.each(UNSPACED)("breaks the lines of %s, written without spaces, between words (ICU's dictionaries)", async (_name, language, sentence) => {
+    const paragraph = sentence.repeat(4);
+    const lines = pdfText(await unspaced(language, [paragraph]))
       .split("\n")
-      .filter((l) => l.includes("สวัสดี"));
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && paragraph.includes(line));
     expect(lines.length).toBeGreaterThan(2);
+    expect(lines.join(""), "every line, in order").toBe(paragraph);
+    // Each line ends where a word of the sentence ends (the sentence's words by Node's ICU).
+    const wordEnds = new Set([...new Intl.Segmenter(language, { granularity: "word" }).segment(sentence)].map((w) => w.index + w.segment.length));
+    for (const line of lines.slice(0, -1)) expect(wordEnds, `"${line}" ends inside a word`).toContain((paragraph.indexOf(line) + line.length) % sentence.length || sentence.length);
+  });
+
+  it("cuts a word longer than a line between clusters, never after a virama or coeng", async () => {
+    for (const [language, word] of [
+      ["hi", "क्षत्रिय"],
+      ["km", "ស្ត្រ"],
+    ] as const) {
+      const lines = pdfText(await unspaced(language, [word.repeat(90)]))
+        .split("\n")
+        .filter((line) => line.includes(word));
+      expect(lines.length, language).toBeGreaterThan(1);
+      for (const line of lines) expect(line.trim(), language).not.toMatch(/[\u094D\u17D2]$/);
+    }
   });
 });
 

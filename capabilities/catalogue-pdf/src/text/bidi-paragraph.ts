@@ -1,11 +1,11 @@
 import bidiFactory, { type EmbeddingLevels } from "bidi-js";
-import LineBreaker from "linebreak";
 import { type Run, runsText } from "../document/inline.js";
 import { fonts, fontKeyFor } from "../render/fonts.js";
 import type { Doc } from "../render/doc.js";
 import { textOf, useFont } from "./doc-text.js";
 import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
 import { hasRightToLeft } from "./direction.js";
+import { clusters, hasUnspacedScript, lineBreaks } from "./line-breaks.js";
 import { RIGHT_TO_LEFT } from "./shaping.js";
 import { reordered } from "./visual-order.js";
 import { isRegularWeight } from "./fallback-fonts.js";
@@ -29,11 +29,12 @@ export interface BidiStyle {
 
 /**
  * Whether runs are laid out here rather than by pdfkit: right-to-left text or a right-to-left document,
- * or text in more fonts than the run's DejaVu face (pdfkit measures a line in one font, so it would size
- * table rows and quotes of Chinese or Devanagari text wrongly).
+ * text in more fonts than the run's DejaVu face (pdfkit measures a line in one font, so it would size
+ * table rows and quotes of Chinese or Devanagari text wrongly), or text whose words have no spaces between
+ * them (Thai and its kin: pdfkit would break them only at spaces).
  */
 export function needsOwnLayout(doc: Doc, runs: readonly Run[]): boolean {
-  return textOf(doc).rtl || runs.some((r) => hasRightToLeft(r.text) || !inOneFace(r.text, fontKeyFor(r)));
+  return textOf(doc).rtl || runs.some((r) => hasRightToLeft(r.text) || !inOneFace(r.text, fontKeyFor(r)) || hasUnspacedScript(r.text));
 }
 
 interface Piece extends FontRun {
@@ -54,7 +55,7 @@ interface Laid {
 /**
  * Lays out a paragraph by the Unicode Bidirectional Algorithm (UAX #9, bidi-js) and breaks its lines
  * where UAX #14 allows (the linebreak package pdfkit uses too: between ideographs, never before closing
- * punctuation). A paragraph takes the direction of its first strong character (UAX #9, P2), and one with
+ * punctuation) and between the words of Thai and its kin (text/line-breaks.ts). A paragraph takes the direction of its first strong character (UAX #9, P2), and one with
  * none (numbers, punctuation) the document's.
  */
 function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
@@ -98,16 +99,15 @@ function breakLines(doc: Doc, text: string, pieces: readonly Piece[], width: num
     while (e > start && /\s/.test(text[e - 1]!)) e--;
     lines.push({ start, end: e });
   };
-  const breaker = new LineBreaker(text);
   let lineStart = 0;
   let lineWidth = 0;
   let last = 0;
-  for (let found = breaker.nextBreak(); found; found = breaker.nextBreak()) {
+  for (const found of lineBreaks(text)) {
     const end = found.position;
     const segment = text.slice(last, end);
     const visible = measure(doc, pieces, text, last, last + segment.trimEnd().length);
     if (visible > width) {
-      // Wider than a line on its own (Thai without spaces, a long unspaced run): cut between characters.
+      // Wider than a line on its own (a long unspaced run, a word longer than a line): cut between characters.
       if (last > lineStart) push(lineStart, last);
       lineStart = last;
       lineWidth = 0;
@@ -138,21 +138,6 @@ function breakLines(doc: Doc, text: string, pieces: readonly Piece[], width: num
   push(lineStart, text.length);
   return lines;
 }
-
-/** A character with the marks that follow it, as [from, to) ranges of text[start, end). */
-function* clusters(text: string, start: number, end: number): Generator<[number, number]> {
-  let from = start;
-  for (let i = start; i < end; ) {
-    const next = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
-    if (next >= end || !MARK.test(String.fromCodePoint(text.codePointAt(next)!))) {
-      yield [from, next];
-      from = next;
-    }
-    i = next;
-  }
-}
-
-const MARK = /[\p{M}\u200C\u200D]/u;
 
 /** The width of text[from, to) set in its pieces' fonts (pieces are in text order: found by bisection). */
 function measure(doc: Doc, pieces: readonly Piece[], text: string, from: number, to: number): number {
