@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
-import { flat, pdfInfo, pdfPageTexts, pdfText } from "./support/poppler.js";
+import { flat, pdfInfo, pdfPageTexts, pdfText, pdfWords, type Word } from "./support/poppler.js";
+import { type Grey, pageGrey } from "./support/reference-image.js";
 
 // Issue 17 item 2: what a model commonly gets slightly wrong is taken as meant or refused with the exact
 // fix, since in Selu a refused call can end the user's turn. Through the production entrypoint.
@@ -126,6 +127,31 @@ describe("content as meant", () => {
     }
   });
 
+  it("renders markdown strikethrough, task lists, rules, quotes, <br> in a cell and entities as meant", async () => {
+    const content = [
+      "Price: ~~ninety~~ sixty francs.",
+      "Tasks:\n- [ ] open one\n- [x] done one",
+      "Above the rule\n\n---\n\nBelow the rule",
+      "> Invent it.\n> — Alan Kay",
+      "| Item | Maker |\n|---|---|\n| first<br>second | AT&amp;T |",
+    ];
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", doc(content)));
+    const out = pdfText(bytes, { layout: true });
+    for (const marker of ["~~", "[ ]", "[x]", "---", "<br>", "&amp;", ">"]) expect(out).not.toContain(marker);
+    expect(out).toMatch(/☐ open one\s+•\s+☑ done one/);
+    expect(out).toMatch(/Invent it\.\s+— Alan Kay/);
+    expect(out).toMatch(/first\s+AT&T\s+second/);
+    const words = pdfWords(bytes);
+    const word = (text: string) => words.find((w) => w.text === text)!;
+    const page = pageGrey(bytes);
+    // A line through the struck word's middle, end to end, and none through the word after it.
+    expect(inkAcross(page, word("ninety"))).toBe(true);
+    expect(inkAcross(page, word("sixty"))).toBe(false);
+    // A rule between the paragraphs across the text width, which pdftotext does not read as text.
+    const between = { ...word("Above"), xMax: word("Above").xMin + 400, yMin: word("the").yMax, yMax: word("Below").yMin };
+    expect(inkAcross(page, between, 250)).toBe(true);
+  });
+
   it("renders 100 KB of pasted text across pages", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
     const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");
@@ -149,3 +175,17 @@ describe("content as meant", () => {
     for (const line of lines.slice(0, -1)) expect(line.length, line).toBeGreaterThan(longest - 12);
   }, 30_000);
 });
+
+/**
+ * Whether one row of pixels in the middle half of a box (points; a pixel a point) is inked from end to
+ * end (darker than `below`): a line drawn through it, where letters alone leave gaps.
+ */
+function inkAcross(page: Grey, box: Pick<Word, "xMin" | "xMax" | "yMin" | "yMax">, below = 160): boolean {
+  const quarter = (box.yMax - box.yMin) / 4;
+  for (let y = Math.ceil(box.yMin + quarter); y <= Math.floor(box.yMax - quarter); y++) {
+    let inked = true;
+    for (let x = Math.ceil(box.xMin) + 1; x < Math.floor(box.xMax) - 1 && inked; x++) inked = page.pixels[y * page.width + x]! < below;
+    if (inked) return true;
+  }
+  return false;
+}

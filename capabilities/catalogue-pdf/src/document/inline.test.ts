@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseInline, plainText } from "./inline.js";
 
-const run = (text: string, style: Partial<{ bold: boolean; italic: boolean; code: boolean; link: string }> = {}) => ({ text, bold: false, italic: false, code: false, ...style });
+const run = (text: string, style: Partial<{ bold: boolean; italic: boolean; code: boolean; link: string; strike: true }> = {}) => ({ text, bold: false, italic: false, code: false, ...style });
 
 describe("parseInline", () => {
   it("reads bold, italic, code and links", () => {
@@ -80,6 +80,32 @@ describe("parseInline", () => {
     const runs = parseInline(`${"[".repeat(600)}\n[x](https://e.org) [${"y".repeat(600)}](https://e.org)`);
     expect(runs.filter((r) => r.link)).toEqual([run("x", { link: "https://e.org" })]); // link text over 500 characters stays text
     expect(runs.map((r) => r.text).join("")).toBe(`${"[".repeat(600)}\nx [${"y".repeat(600)}](https://e.org)`);
+  });
+
+  it("reads ~~struck~~ text, also inside bold, and keeps a lone or spaced ~~ as text", () => {
+    expect(parseInline("~~old~~ new **~~b~~**")).toEqual([run("old", { strike: true }), run(" new "), run("b", { bold: true, strike: true })]);
+    expect(parseInline("~~ not ~~ and ~~open")).toEqual([run("~~ not ~~ and ~~open")]);
+    expect(parseInline("~~".repeat(50_000))).toEqual([run("~~".repeat(50_000))]);
+  });
+
+  it("unescapes any backslashed ASCII punctuation, as CommonMark does, and keeps other backslashes", () => {
+    expect(parseInline("\\# \\> \\- \\~ \\! \\| C:\\path \\é")).toEqual([run("# > - ~ ! | C:\\path \\é")]);
+  });
+
+  it("reads <br> as a line break and entity references as their characters, keeping the rest as written", () => {
+    expect(parseInline("a<br>b<BR/>c<br />d")).toEqual([run("a\nb\nc\nd")]);
+    expect(parseInline("AT&amp;T &lt;b&gt; &quot;q&quot; &apos;s&apos; a&nbsp;b &#169; &#x20AC;")).toEqual([run(`AT&T <b> "q" 's' a\u00A0b © €`)]);
+    expect(parseInline("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")).toEqual([run("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")]);
+    expect(parseInline("`&amp; <br>`")).toEqual([run("&amp; <br>", { code: true })]);
+  });
+
+  it("reads a markdown image in text as a link to it, its alt text the link's", () => {
+    expect(parseInline("see ![chart](https://e.org/c.png) here and \\![x](https://e.org)")).toEqual([
+      run("see "),
+      run("chart", { link: "https://e.org/c.png" }),
+      run(" here and !"),
+      run("x", { link: "https://e.org" }),
+    ]);
   });
 
   it("gives the plain text for measuring", () => {

@@ -6,6 +6,8 @@ export interface Run {
   code: boolean;
   /** Target of a link (https, http or mailto). */
   link?: string;
+  /** Struck through (`~~text~~`); absent when not. */
+  strike?: true;
 }
 
 // Bounded, and tried only where "](" follows within reach: an unbounded scan from every "[" is
@@ -15,8 +17,11 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
 
 /**
  * Parses the inline markup of paragraphs, list items, quotes and cells: `**bold**`, `*italic*`,
- * `` `code` ``, `[text](https://…)` and `\` to escape a marker. A marker without its closing partner is
- * kept as text, so ordinary prose with a lone asterisk renders as written.
+ * `~~struck~~`, `` `code` ``, `[text](https://…)` (and `![alt](https://…)` as a link to the image) and `\` to escape a marker (any ASCII punctuation, as
+ * in CommonMark). What models write of HTML in markdown is read too: `<br>` is a line break (the only way
+ * to one in a markdown table's cell), and `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&nbsp;` and
+ * numeric references are their characters. A marker without its closing partner is kept as text, so
+ * ordinary prose with a lone asterisk renders as written.
  *
  * @example
  * parseInline("a **b** `c`") // [{text:"a "}, {text:"b", bold}, {text:" "}, {text:"c", code}]
@@ -28,6 +33,12 @@ export function parseInline(source: string): Run[] {
   // The marker that opened bold and italic text (`*` or `_`; 0 while off): only the same marker closes it.
   let boldBy = 0;
   let italicBy = 0;
+  let struck = false;
+  const styled = (text: string, code: boolean, link?: string): Run => {
+    const run: Run = link === undefined ? { text, bold: boldBy !== 0, italic: italicBy !== 0, code } : { text, bold: boldBy !== 0, italic: italicBy !== 0, code, link };
+    if (struck) run.strike = true;
+    return run;
+  };
   const underscoreClosers = new UnderscoreClosers(source);
   // Literal text is cut from the source where it ends rather than added a character at a time (a string
   // each): `pending` holds the text before an escape, `from` is where the text after it starts.
@@ -35,23 +46,35 @@ export function parseInline(source: string): Run[] {
   let from = 0;
   const flush = (to: number) => {
     const text = pending + source.slice(from, to);
-    if (text) add(runs, { text, bold: boldBy !== 0, italic: italicBy !== 0, code: false });
+    if (text) add(runs, styled(text, false));
     pending = "";
+  };
+  /** Text standing for source[i, i + length): kept with the literal text around it. */
+  const literal = (i: number, length: number, text: string) => {
+    pending = pending + source.slice(from, i) + text;
+    from = i + length;
+    return from;
   };
   let close = 0; // the next "](" after the current "[" (-1: none left), found once per position, not per "["
   for (let i = 0; i < source.length; ) {
     const unit = source.charCodeAt(i);
-    if (unit === BACKSLASH && i + 1 < source.length && /[\\*`[\]()_<]/.test(source[i + 1]!)) {
-      pending = pending + source.slice(from, i) + source[i + 1];
-      i += 2;
-      from = i;
+    if (unit === BACKSLASH && i + 1 < source.length && ASCII_PUNCTUATION.test(source[i + 1]!)) {
+      i = literal(i, 2, source[i + 1]!);
       continue;
+    }
+    if (unit === AMPERSAND) {
+      const match = ENTITY.exec(source.slice(i, i + 12));
+      const decoded = match ? entity(match) : undefined;
+      if (decoded !== undefined) {
+        i = literal(i, match![0].length, decoded);
+        continue;
+      }
     }
     if (unit === BACKTICK) {
       const end = source.indexOf("`", i + 1);
       if (end > i + 1) {
         flush(i);
-        add(runs, { text: source.slice(i + 1, end), bold: boldBy !== 0, italic: italicBy !== 0, code: true });
+        add(runs, styled(source.slice(i + 1, end), true));
         i = end + 1;
         from = i;
         continue;
@@ -61,8 +84,9 @@ export function parseInline(source: string): Run[] {
       if (close !== -1 && close <= i) close = source.indexOf("](", i + 1);
       const match = close !== -1 && close - i <= LINK_TEXT_MAX + 1 ? LINK.exec(source.slice(i, close + 2 + 2_001)) : null;
       if (match) {
-        flush(i);
-        add(runs, { text: match[1]!, bold: boldBy !== 0, italic: italicBy !== 0, code: false, link: match[2]! });
+        // An image in markdown (![alt](url)) can't be drawn inside a paragraph: its alt text links to it.
+        flush(source.charCodeAt(i - 1) === BANG && from <= i - 1 ? i - 1 : i);
+        add(runs, styled(match[1]!, false, match[2]!));
         i += match[0].length;
         from = i;
         continue;
@@ -72,11 +96,25 @@ export function parseInline(source: string): Run[] {
       const match = AUTOLINK.exec(source.slice(i, i + 2_003));
       if (match) {
         flush(i);
-        add(runs, { text: match[1]!, bold: boldBy !== 0, italic: italicBy !== 0, code: false, link: match[1]! });
+        add(runs, styled(match[1]!, false, match[1]!));
         i += match[0].length;
         from = i;
         continue;
       }
+    }
+    if (unit === LESS) {
+      const br = LINE_BREAK.exec(source.slice(i, i + 8));
+      if (br) {
+        i = literal(i, br[0].length, "\n");
+        continue;
+      }
+    }
+    if (unit === TILDE && source.charCodeAt(i + 1) === TILDE && (struck || closes(source, i + 2, "~~"))) {
+      flush(i);
+      struck = !struck;
+      i += 2;
+      from = i;
+      continue;
     }
     // Underscores mark emphasis only at the edges of words: snake_case and a__b__c stay text.
     if (unit === UNDERSCORE) {
@@ -115,8 +153,24 @@ export function parseInline(source: string): Run[] {
 }
 
 /** A character that can begin markup (or escape it). */
-const MARKUP = /[\\`[*_<]/;
+const MARKUP = /[\\`[*_<~&]/;
 const AUTOLINK = /^<(https?:\/\/[^\s<>]{1,2000})>/;
+const LINE_BREAK = /^<br\s*\/?>/i;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+const ENTITY = /^&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{1,7})|#[xX]([\da-fA-F]{1,6}));/;
+const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00A0" };
+
+/** The character an entity reference stands for; undefined for a control character, a surrogate or past Unicode (kept as written). */
+function entity(match: RegExpExecArray): string | undefined {
+  if (match[1]) return NAMED[match[1]];
+  const code = match[2] ? Number(match[2]) : Number.parseInt(match[3]!, 16);
+  if (code < 0x20 || (code >= 0x7f && code < 0xa0) || (code >= 0xd800 && code < 0xe000) || code > 0x10ffff) return undefined;
+  return String.fromCodePoint(code);
+}
+
+const AMPERSAND = 0x26;
+const BANG = 0x21;
+const TILDE = 0x7e;
 const LESS = 0x3c;
 const UNDERSCORE = 0x5f;
 const BACKSLASH = 0x5c;
@@ -197,6 +251,6 @@ const WORD = /[\p{L}\p{N}_]/u;
 /** Appends `run`, joined onto the run before it when both have one style and neither is a link. */
 function add(runs: Run[], run: Run): void {
   const last = runs.at(-1);
-  if (last && !last.link && !run.link && last.bold === run.bold && last.italic === run.italic && last.code === run.code) last.text += run.text;
+  if (last && !last.link && !run.link && last.bold === run.bold && last.italic === run.italic && last.code === run.code && last.strike === run.strike) last.text += run.text;
   else runs.push(run);
 }

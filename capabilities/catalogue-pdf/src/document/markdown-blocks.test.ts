@@ -86,8 +86,46 @@ describe("paragraphBlocks", () => {
     ]);
   });
 
+  it("reads > lines as a quote, a last line `— Name` as its attribution, among other text", () => {
+    expect(paragraphBlocks("He said:\n> Simple is better.\n> Always.\n— Tim\nAfter.", "f")).toEqual([
+      { type: "paragraph", text: "He said:" },
+      { type: "quote", text: "Simple is better.\nAlways.", attribution: "Tim" },
+      { type: "paragraph", text: "After." },
+    ]);
+    expect(paragraphBlocks("> Invent it.\n> — Alan Kay", "f")).toEqual([{ type: "quote", text: "Invent it.", attribution: "Alan Kay" }]);
+    expect(paragraphBlocks("> one line", "f")).toEqual([{ type: "quote", text: "one line" }]);
+    expect(paragraphBlocks(`> a\n> — ${"n".repeat(201)}`, "f")).toEqual([{ type: "quote", text: `a\n— ${"n".repeat(201)}` }]);
+    expect(paragraphBlocks(">\n>", "f")).toEqual([]);
+  });
+
+  it("reads ---, *** and ___ alone as a rule, and text underlined with === or --- as a heading", () => {
+    expect(paragraphBlocks("Above\n\n---\n\nBelow", "f")).toEqual([{ type: "paragraph", text: "Above" }, { type: "rule" }, { type: "paragraph", text: "Below" }]);
+    expect(paragraphBlocks("* * *", "f")).toEqual([{ type: "rule" }]);
+    expect(paragraphBlocks("- a\n- b\n___\nc", "f")).toEqual([{ type: "list", ordered: false, items: ["a", "b"] }, { type: "rule" }, { type: "paragraph", text: "c" }]);
+    expect(paragraphBlocks("Title\n=====\nBody\nSub title\n---", "f")).toEqual([
+      { type: "paragraph", text: "**Title**" },
+      { type: "paragraph", text: "**Body Sub title**" },
+    ]);
+    // Not rules: two dashes, dashes in text, a table's delimiter row.
+    expect(paragraphBlocks("a\n\n--\n\n1 --- 2", "f")).toEqual([
+      { type: "paragraph", text: "a" },
+      { type: "paragraph", text: "--" },
+      { type: "paragraph", text: "1 --- 2" },
+    ]);
+  });
+
   it("reads hostile text of 200,000 characters in linear time (no pattern rescans a line or the text)", () => {
-    const hostile = ["# a" + " ".repeat(199_000) + "b", "```a\n".repeat(40_000), "x\n```" + " ".repeat(199_000), `## ${"# ".repeat(99_000)}x`, "- a\n" + "  ".repeat(99_000) + "- b"];
+    const hostile = [
+      "# a" + " ".repeat(199_000) + "b",
+      "---\n".repeat(50_000),
+      "a\n---\n".repeat(33_000),
+      "> a\n".repeat(50_000),
+      `${"x\n".repeat(99_000)}===`,
+      "```a\n".repeat(40_000),
+      "x\n```" + " ".repeat(199_000),
+      `## ${"# ".repeat(99_000)}x`,
+      "- a\n" + "  ".repeat(99_000) + "- b",
+    ];
     for (const text of hostile) {
       const started = performance.now();
       paragraphBlocks(text, "f");

@@ -4,23 +4,31 @@ import type { Block } from "./schema.js";
 
 type Align = "left" | "center" | "right";
 
+/** A block of the document model, or a horizontal rule (`---`), which only markdown writes. */
+export type MarkdownBlock = Block | { type: "rule" };
+
 /**
  * The blocks a paragraph's text means. Models often write markdown where the document model has blocks
  * (issue 17 item 2): a blank line between paragraphs, a markdown table, a `-` or `1.` list, a `#` heading,
- * a fenced code block. Where that is unambiguous it is taken as meant: fenced code becomes a code block;
- * the rest is split at blank lines; a `#` heading line becomes a bold paragraph of its own; lines that
- * are all list items (indented ones nested), after any lines of lead-in text, become a list; a table
- * (header row, `|---|` row, body rows) becomes a table with the text around it kept as paragraphs.
- * Anything else stays one paragraph, its line breaks kept.
+ * a `>` quote, a `---` rule, a fenced code block. Where that is unambiguous it is taken as meant: fenced
+ * code becomes a code block; the rest is split at blank lines; a `#` heading line, or lines of text
+ * underlined with `===` or `---`, becomes a bold paragraph of its own; a `---`, `***` or `___` line
+ * alone a horizontal rule; `>` lines a quote (a last line `— Name` its attribution); lines that are all
+ * list items (indented ones nested), after any lines of lead-in text, become a list; a table (header
+ * row, `|---|` row, body rows) becomes a table with the text around it kept as paragraphs. Anything else
+ * stays one paragraph, its line breaks kept.
  */
-export function paragraphBlocks(text: string, field: string): Block[] {
+export function paragraphBlocks(text: string, field: string): MarkdownBlock[] {
   // One line (most paragraphs) is one paragraph: no parts, lists or tables to look for.
   if (!text.includes("\n")) {
     const trimmed = text.trim();
     const heading = headingText(trimmed);
-    return heading ? [boldParagraph(heading)] : trimmed ? [{ type: "paragraph", text: trimmed }] : [];
+    if (heading) return [boldParagraph(heading)];
+    if (RULE.test(trimmed)) return [{ type: "rule" }];
+    if (QUOTE_LINE.test(trimmed)) return quoteOf([trimmed]);
+    return trimmed ? [{ type: "paragraph", text: trimmed }] : [];
   }
-  const blocks: Block[] = [];
+  const blocks: MarkdownBlock[] = [];
   for (const segment of fencedCode(text)) {
     if (typeof segment !== "string") blocks.push(segment);
     else for (const part of segment.split(/\n[ \t]*\n/)) if (/\S/.test(part)) partBlocks(blocks, part.split("\n"), field);
@@ -89,23 +97,80 @@ function closingLine(lines: readonly string[], from: number, marker: string): nu
   return -1;
 }
 
-/** The blocks of one part between blank lines: headings, then lists and tables among paragraph lines. */
-function partBlocks(blocks: Block[], lines: string[], field: string): void {
+/**
+ * The blocks of one part between blank lines: headings (a `#` line, or text lines underlined), rules and
+ * quotes, then lists and tables among the paragraph lines between them.
+ */
+function partBlocks(blocks: MarkdownBlock[], lines: string[], field: string): void {
   // A part next to a code fence may keep a blank line at either end.
   while (lines.length > 0 && !/\S/.test(lines.at(-1)!)) lines.pop();
   while (lines.length > 0 && !/\S/.test(lines[0]!)) lines.shift();
+  /** The lines [from, to) as lists, tables and paragraphs. */
+  const text = (from: number, to: number) => {
+    if (to > from) linesBlocks(blocks, lines.slice(from, to), field);
+  };
   let start = 0;
-  for (let i = 0; i <= lines.length; i++) {
-    const heading = i < lines.length ? headingText(lines[i]!) : undefined;
-    if (i < lines.length && !heading) continue;
-    if (i > start) linesBlocks(blocks, lines.slice(start, i), field);
-    if (heading) blocks.push(boldParagraph(heading));
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const heading = headingText(line);
+    if (heading) {
+      text(start, i);
+      blocks.push(boldParagraph(heading));
+    } else if (SETEXT.test(line) && i > start && lines.slice(start, i).every(isPlainLine)) {
+      // Text underlined with === or ---: a heading of its own, as a `#` line.
+      blocks.push(
+        boldParagraph(
+          lines
+            .slice(start, i)
+            .map((l) => l.trim())
+            .join(" "),
+        ),
+      );
+    } else if (RULE.test(line)) {
+      text(start, i);
+      blocks.push({ type: "rule" });
+    } else if (QUOTE_LINE.test(line)) {
+      text(start, i);
+      let end = i + 1;
+      while (end < lines.length && QUOTE_LINE.test(lines[end]!)) end++;
+      // `— Name` on the line after the quote, without its marker, is the attribution too.
+      if (end < lines.length && ATTRIBUTION.test(lines[end]!.trim())) end++;
+      blocks.push(...quoteOf(lines.slice(i, end)));
+      i = end - 1;
+    } else continue;
     start = i + 1;
   }
+  text(start, lines.length);
+}
+
+// A thematic break: three or more `-`, `*` or `_` alone on a line, spaces between them allowed.
+const RULE = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
+// The underline of a heading: `=` or `-` alone on the line under its text.
+const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const QUOTE_LINE = /^ {0,3}>/;
+// An attribution closing a quote: a dash, then the name.
+const ATTRIBUTION = /^(?:—|–|--|―)\s*(\S.*)$/;
+const MAX_ATTRIBUTION = 200;
+
+/** A line of text a heading underline can make a heading: not a list item or a table row. */
+function isPlainLine(line: string): boolean {
+  return !ITEM.test(line) && !cellsOf(line);
+}
+
+/** `>` lines as a quote block: the markers dropped, a last line `— Name` (quoted or not) its attribution; none if empty. */
+function quoteOf(lines: string[]): MarkdownBlock[] {
+  const text = lines.map((line) => line.replace(/^ {0,3}>[ \t]?/, "").trimEnd());
+  // Only as long as a quote block's attribution may be: a longer last line stays quoted text.
+  const by = text.length > 1 ? ATTRIBUTION.exec(text.at(-1)!.trim())?.[1] : undefined;
+  const attribution = by !== undefined && by.length <= MAX_ATTRIBUTION ? by : undefined;
+  if (attribution !== undefined) text.pop();
+  const quoted = text.join("\n").trim();
+  if (!quoted) return [];
+  return [attribution !== undefined ? { type: "quote", text: quoted, attribution } : { type: "quote", text: quoted }];
 }
 
 /** Lines without headings: a list (after any lead-in text), else tables among paragraph text. */
-function linesBlocks(blocks: Block[], lines: string[], field: string): void {
+function linesBlocks(blocks: MarkdownBlock[], lines: string[], field: string): void {
   const first = lines.findIndex((line) => ITEM.test(line));
   const list = first >= 0 ? listOf(lines.slice(first)) : undefined;
   if (list) {
@@ -128,7 +193,7 @@ function linesBlocks(blocks: Block[], lines: string[], field: string): void {
   pushParagraph(blocks, lines.slice(start));
 }
 
-function pushParagraph(blocks: Block[], lines: string[]): void {
+function pushParagraph(blocks: MarkdownBlock[], lines: string[]): void {
   const text = lines.join("\n").trim();
   if (text) blocks.push({ type: "paragraph", text });
 }

@@ -4,7 +4,7 @@ import { fontKeyFor, type FontKey } from "../render/fonts.js";
 import { hasRightToLeft, mostlyRightToLeft } from "../text/direction.js";
 import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } from "./glyph-coverage.js";
 import { parseInline, plainText, type Run } from "./inline.js";
-import { paragraphBlocks } from "./markdown-blocks.js";
+import { paragraphBlocks, type MarkdownBlock } from "./markdown-blocks.js";
 import type { Block, CreateDocumentArgs, ContentItem, ListItem } from "./schema.js";
 
 export interface PreparedListItem {
@@ -21,7 +21,8 @@ export type PreparedBlock =
   | { kind: "quote"; runs: Run[]; attribution?: string }
   | { kind: "code"; text: string; language?: string }
   | { kind: "image"; source: ImageSource; caption?: string; alt?: string; width?: number; field: string }
-  | { kind: "page_break" };
+  | { kind: "page_break" }
+  | { kind: "rule" };
 
 export interface PreparedSection {
   heading: string;
@@ -74,15 +75,23 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
   return doc;
 }
 
+/** A task list item's `[ ]` or `[x]` as the box it stands for: ☐ open, ☑ done. */
+function checkbox(text: string): string {
+  const box = TASK.exec(text);
+  return box ? `${box[1] === " " ? "☐" : "☑"} ${text.slice(box[0].length)}` : text;
+}
+
+const TASK = /^\s*\[([ xX])\][ \t]+/;
+
 /** Optional text that says something (a blank subtitle, caption or footer is taken as left out). */
 function given(text: string | undefined): text is string {
   return text !== undefined && /\S/.test(text);
 }
 
 /** A section's content as blocks, each with the field it came from; paragraphs as they are meant ({@link paragraphBlocks}). */
-function contentBlocks(content: string | ContentItem[], field: string): [Block, string][] {
+function contentBlocks(content: string | ContentItem[], field: string): [MarkdownBlock, string][] {
   if (typeof content === "string") return paragraphBlocks(lineBreaks(content), field).map((block) => [block, field]);
-  return content.flatMap((item, b): [Block, string][] => {
+  return content.flatMap((item, b): [MarkdownBlock, string][] => {
     const at = `${field}[${b}]`;
     if (typeof item === "string") return paragraphBlocks(lineBreaks(item), at).map((block) => [block, at]);
     if (item.type === "paragraph") return paragraphBlocks(lineBreaks(item.text), `${at}.text`).map((block) => [block, at]);
@@ -174,7 +183,7 @@ class Preparer {
     return runs;
   }
 
-  block(block: Block, field: string): PreparedBlock {
+  block(block: MarkdownBlock, field: string): PreparedBlock {
     switch (block.type) {
       case "paragraph":
         return { kind: "paragraph", runs: this.runs(block.text, `${field}.text`) };
@@ -186,8 +195,8 @@ class Preparer {
             total += 1;
             if (total > L.maxListItems) throw new ToolError(`${field}.items: a list has at most ${L.maxListItems} items, nested ones included`);
             const here = `${at}[${i}]`;
-            if (typeof item === "string") return { runs: this.runs(item, here), items: [] };
-            return { runs: this.runs(item.text, `${here}.text`), items: items(item.items ?? [], `${here}.items`, depth + 1) };
+            if (typeof item === "string") return { runs: this.runs(checkbox(item), here), items: [] };
+            return { runs: this.runs(checkbox(item.text), `${here}.text`), items: items(item.items ?? [], `${here}.items`, depth + 1) };
           });
         };
         return { kind: "list", ordered: block.ordered ?? false, items: items(block.items, `${field}.items`, 1) };
@@ -240,6 +249,8 @@ class Preparer {
       }
       case "page_break":
         return { kind: "page_break" };
+      case "rule":
+        return { kind: "rule" };
     }
   }
 

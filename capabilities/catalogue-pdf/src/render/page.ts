@@ -75,7 +75,7 @@ export function runOf(text: string, face: FontKey): Run {
 
 /**
  * Writes inline runs as one flowing paragraph from (x, doc.y): each run in its face (and each script in
- * its own font instance, see SCRIPTS), links underlined and clickable. Options are given on every call
+ * its own font instance, see SCRIPTS), links underlined and clickable, struck text struck through. Options are given on every call
  * because pdfkit carries them over between continued calls.
  */
 export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
@@ -103,6 +103,7 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
       continued: !last || !!options.continues,
       link: run.link ?? null,
       underline: !!run.link,
+      strike: !!run.strike,
       baseline,
     } as PDFKit.Mixins.TextOptions;
     const text = breakableLongWords(piece.text);
@@ -150,9 +151,9 @@ export function writeLine(doc: Doc, runs: readonly Run[], lineWidth: number, opt
 /** Draws `text`, a piece of `run` in one font, from x as {@link writeLine} does; returns where it ends. */
 function drawPiece(doc: Doc, run: Run, text: string, font: Omit<FontRun, "text">, x: number, y: number, baseline: number, options: RunsOptions): number {
   useFont(doc, font, sizeOf(run, options));
-  const advance = run.link ? undefined : drawPlain(doc, text, x, y, -baseline);
+  const advance = run.link || run.strike ? undefined : drawPlain(doc, text, x, y, -baseline);
   if (advance !== undefined) return x + advance;
-  doc.text(text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link } as PDFKit.Mixins.TextOptions);
+  doc.text(text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link, strike: !!run.strike } as PDFKit.Mixins.TextOptions);
   return doc.x;
 }
 

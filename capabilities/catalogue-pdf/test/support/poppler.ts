@@ -133,18 +133,29 @@ export function pdfImagePixels(pdf: Uint8Array): { width: number; height: number
   });
 }
 
+/** A word of a page and its box, in points from the page's top left. */
+export interface Word {
+  page: number;
+  text: string;
+  xMin: number;
+  yMin: number;
+  xMax: number;
+  yMax: number;
+  pageHeight: number;
+}
+
 /** Every word with its page (from 1) and box in points from the top left, as `pdftotext -bbox` reads them. */
-export function pdfWords(pdf: Uint8Array): { page: number; text: string; yMin: number; yMax: number; pageHeight: number }[] {
+export function pdfWords(pdf: Uint8Array): Word[] {
   return withFile(pdf, (path) => {
     const html = execFileSync("pdftotext", ["-bbox", "-enc", "UTF-8", path, "-"], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-    const words: { page: number; text: string; yMin: number; yMax: number; pageHeight: number }[] = [];
+    const words: Word[] = [];
     let page = 0;
     let pageHeight = 0;
-    for (const match of html.matchAll(/<page width="[\d.]+" height="([\d.]+)">|<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
+    for (const match of html.matchAll(/<page width="[\d.]+" height="([\d.]+)">|<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)<\/word>/g)) {
       if (match[1]) {
         page += 1;
         pageHeight = Number(match[1]);
-      } else words.push({ page, text: match[4]!, yMin: Number(match[2]), yMax: Number(match[3]), pageHeight });
+      } else words.push({ page, text: match[6]!, xMin: Number(match[2]), yMin: Number(match[3]), xMax: Number(match[4]), yMax: Number(match[5]), pageHeight });
     }
     return words;
   });

@@ -29,6 +29,18 @@ export function titleInk(pdf: Uint8Array): Grey {
   }
 }
 
+/** Page `page` rendered grey by pdftoppm at 72 dpi: a pixel a point, so word boxes (pdfWords) index it. */
+export function pageGrey(pdf: Uint8Array, page = 1): Grey {
+  const dir = mkdtempSync(join(tmpdir(), "pdf-grey-"));
+  try {
+    writeFileSync(join(dir, "doc.pdf"), pdf);
+    execFileSync("pdftoppm", ["-gray", "-r", "72", "-f", String(page), "-l", String(page), "-singlefile", join(dir, "doc.pdf"), join(dir, "page")]);
+    return readPgm(readFileSync(join(dir, "page.pgm")));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function readPgm(file: Buffer): Grey {
   const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(file.toString("latin1", 0, 64));
   if (!header) throw new Error("not a binary PGM");

@@ -7,7 +7,7 @@ import { embeddablePng } from "../png-embed.js";
 import { fitsHere, imageBox, openImage, renderImage, type OpenedImage } from "./image.js";
 import { renderList } from "./list.js";
 import { renderTable, tableStartHeight } from "./table.js";
-import { quoteHeight, renderCode, renderParagraph, renderQuote } from "./text-blocks.js";
+import { quoteHeight, renderCode, renderParagraph, renderQuote, renderRule } from "./text-blocks.js";
 
 type ImageBlock = Extract<PreparedBlock, { kind: "image" }>;
 
@@ -52,6 +52,7 @@ function startsHere(doc: Doc, block: Exclude<PreparedBlock, ImageBlock>): boolea
     case "paragraph":
     case "list":
     case "code":
+    case "rule":
       return true;
     case "quote": {
       const height = quoteHeight(doc, block.runs);
@@ -79,6 +80,8 @@ async function renderBlock(doc: Doc, block: Exclude<PreparedBlock, ImageBlock>, 
     case "page_break":
       doc.addPage();
       return;
+    case "rule":
+      return renderRule(doc);
   }
 }
 

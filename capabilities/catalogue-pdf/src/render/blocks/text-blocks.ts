@@ -39,6 +39,29 @@ async function inPieces(doc: Doc, runs: readonly Run[], pause: () => Promise<voi
 /** How a piece joins its neighbours' lines (see RunsOptions). */
 type Joined = Pick<RunsOptions, "continues" | "continuing">;
 
+/** A horizontal rule (markdown's `---`): a thin line across the text, a decoration screen readers skip. */
+export function renderRule(doc: Doc): void {
+  const { left, width } = area(doc);
+  // With room for a line of text under it: a rule does not end a page.
+  ensureSpace(doc, RULE_ABOVE + STYLE.paragraphGap + doc.font("regular").fontSize(STYLE.body).currentLineHeight(true));
+  // As far from the text under it as from the text above (whose paragraph gap is already there).
+  const y = doc.y + RULE_ABOVE;
+  tagsOf(doc).artifact(() =>
+    doc
+      .save()
+      .moveTo(left, y)
+      .lineTo(left + width, y)
+      .lineWidth(0.8)
+      .strokeColor(STYLE.rule)
+      .stroke()
+      .restore(),
+  );
+  doc.y = y + RULE_ABOVE + STYLE.paragraphGap;
+}
+
+/** The space between a rule and the gap the paragraph above it leaves. */
+const RULE_ABOVE = 6;
+
 const QUOTE_INDENT = 16;
 
 /** The height of a quote's text (kept on one page when it fits one), or infinity for one longer than a page. */
