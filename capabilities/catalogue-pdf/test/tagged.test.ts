@@ -34,6 +34,16 @@ async function structTrees(bytes: Buffer): Promise<{ trees: Node[]; marked: bool
   return { trees, marked, language: (info as { Language?: unknown }).Language };
 }
 
+/** The annotations of page 1 as pdf.js reads them: description and structure parent. */
+async function annotationsOf(bytes: Buffer): Promise<{ contentsObj?: { str: string }; structParent?: number }[]> {
+  installStandIns();
+  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const task = getDocument({ data: new Uint8Array(bytes) });
+  const annotations = await (await (await task.promise).getPage(1)).getAnnotations();
+  await task.destroy();
+  return annotations;
+}
+
 /** Whether content drawn on the page belongs to the element (pdf.js lists whole subtrees, content per page). */
 const hasContent = (node: Node): boolean => (node.children ?? []).some((c) => c.type === "content" || (c.role !== undefined && hasContent(c)));
 
@@ -93,6 +103,45 @@ describe("tagged PDF", () => {
     );
   });
 
+  it("tags each link as a Link element with its text and its annotation, which its text describes (PDF/UA)", async () => {
+    const result = await pdf.ok("create_pdf_document", {
+      title: "Links",
+      sections: [
+        {
+          heading: "Where",
+          content: [
+            "See [the docs](https://example.org/docs) and <https://selu.dev>.",
+            { type: "list", items: ["an item with [a link](https://a.example)"] },
+            { type: "table", columns: ["Site"], rows: [["[site](https://b.example)"]] },
+            "مرحبا [رابط](https://c.example) نص",
+          ],
+        },
+      ],
+    });
+    const bytes = pdf.bytes(result);
+    const { trees } = await structTrees(bytes);
+    const links: Node[] = [];
+    const walk = (node: Node) => {
+      if (node.role === "Link") links.push(node);
+      for (const child of node.children ?? []) walk(child);
+    };
+    walk(trees[0]!);
+    expect(links).toHaveLength(5);
+    for (const link of links) expect((link.children ?? []).map((c) => c.type).sort()).toEqual(["annotation", "content"]);
+    // The paragraph reads its text, the link, then the text after it.
+    const paragraph = trees[0]!.children![0]!.children!.find((c) => c.role === "Sect")!.children!.find((c) => c.role === "P")!;
+    expect((paragraph.children ?? []).map((c) => c.role ?? c.type)).toEqual(["content", "Link", "content", "Link", "content"]);
+    const annotations = (await annotationsOf(bytes)).map((a) => [a.contentsObj?.str, a.structParent === undefined ? "no parent" : "parent"]);
+    expect(annotations).toEqual([
+      ["the docs", "parent"],
+      ["https://selu.dev", "parent"],
+      ["a link", "parent"],
+      ["site", "parent"],
+      ["رابط", "parent"],
+    ]);
+    expect(qpdfCheck(bytes)).toMatchObject({ ok: true });
+  });
+
   it("gives headings, paragraphs and cells with right-to-left text their text in reading order (their glyphs are drawn in visual order)", async () => {
     const result = await pdf.ok("create_pdf_document", {
       title: "مرحبا بالعالم",
@@ -117,7 +166,14 @@ describe("tagged PDF", () => {
     const { trees } = await structTrees(bytes);
     expect(trees.length).toBeGreaterThanOrEqual(4);
     // Each entry reads as its heading and page ("Table 2"), not as the glyphs run together ("Table2").
-    expect(shape(trees[0]!.children![0]!)).toBe("Document[H1,H2,TOC[TOCI{Table 2},TOCI{After 4}]]");
+    // Its heading and page number link to the section, each a Link element with its annotation.
+    expect(shape(trees[0]!.children![0]!)).toBe("Document[H1,H2,TOC[TOCI{Table 2}[Link,Link],TOCI{After 4}[Link,Link]]]");
+    expect((await annotationsOf(bytes)).map((a) => [a.contentsObj?.str, a.structParent !== undefined])).toEqual([
+      ["Table", true],
+      ["2", true],
+      ["After", true],
+      ["4", true],
+    ]);
     // Each page shows the Table element with the rows drawn on it; only the first has the header cells.
     const tables = trees.slice(1).flatMap((t) => t.children![0]!.children!.filter((c) => c.role === "Sect").flatMap((sect) => sect.children!.filter((c) => c.role === "Table")));
     const roles = tables.map(shape);

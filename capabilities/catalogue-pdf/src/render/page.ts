@@ -1,6 +1,7 @@
 import type { Run } from "../document/inline.js";
 import { needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
+import { type StructElement, tagsOf } from "./tags.js";
 import { faceFont, type FontRun, fontRuns, inOneFace } from "../text/font-runs.js";
 import { fonts, fontKeyFor, type FontKey } from "./fonts.js";
 import type { Doc } from "./doc.js";
@@ -107,8 +108,9 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
       baseline,
     } as PDFKit.Mixins.TextOptions;
     const text = breakableLongWords(piece.text);
-    if (i === 0 && !options.continuing) doc.text(text, options.x, doc.y, textOptions);
-    else doc.text(text, textOptions);
+    const draw = () => (i === 0 && !options.continuing ? doc.text(text, options.x, doc.y, textOptions) : doc.text(text, textOptions));
+    if (run.link) tagsOf(doc).link(piece.text, draw);
+    else draw();
   });
   doc.fillColor(STYLE.text);
 }
@@ -153,7 +155,9 @@ function drawPiece(doc: Doc, run: Run, text: string, font: Omit<FontRun, "text">
   useFont(doc, font, sizeOf(run, options));
   const advance = run.link || run.strike ? undefined : drawPlain(doc, text, x, y, -baseline);
   if (advance !== undefined) return x + advance;
-  doc.text(text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link, strike: !!run.strike } as PDFKit.Mixins.TextOptions);
+  const draw = () => doc.text(text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link, strike: !!run.strike } as PDFKit.Mixins.TextOptions);
+  if (run.link) tagsOf(doc).link(text, draw);
+  else draw();
   return doc.x;
 }
 
@@ -233,24 +237,29 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
   const saved = { x: doc.x, y: doc.y };
   const start = options.alignRight ? x - width : x;
   const color = options.color ?? STYLE.text;
-  const link = (options.goTo ? { goTo: options.goTo } : {}) as PDFKit.Mixins.TextOptions;
-  doc.fillColor(color);
-  if (needsOwnLayout(doc, [runOf(line, face)])) {
-    doc.y = y;
-    writeBidi(doc, [runOf(line, face)], start, { width: width + 1, lineGap: 0, align: "left", sizeOf: () => size, colorOf: () => color }, link);
-  } else {
-    let at = start;
-    const pieces = fontRuns(line, face, textOf(doc).order);
-    for (let p = 0; p < pieces.length; p++) {
-      const piece = pieces[p]!;
-      useFont(doc, piece, size);
-      // Written as pdfkit would write it, without its text machinery (see writeLine), unless it is a link
-      // or has line breaks (pdfkit draws each line a line lower).
-      const drawn = options.goTo || piece.text.includes("\n") ? undefined : drawPlain(doc, piece.text, at, y, ascentOf(size));
-      if (drawn === undefined) doc.text(piece.text, at, y, { lineBreak: false, baseline: -ascentOf(size), ...link } as PDFKit.Mixins.TextOptions);
-      at += doc.widthOfString(piece.text);
+  const draw = (link?: StructElement) => {
+    doc.fillColor(color);
+    if (needsOwnLayout(doc, [runOf(line, face)])) {
+      doc.y = y;
+      writeBidi(doc, [runOf(line, face)], start, { width: width + 1, lineGap: 0, align: "left", sizeOf: () => size, colorOf: () => color });
+    } else {
+      let at = start;
+      const pieces = fontRuns(line, face, textOf(doc).order);
+      for (let p = 0; p < pieces.length; p++) {
+        const piece = pieces[p]!;
+        useFont(doc, piece, size);
+        // Written as pdfkit would write it, without its text machinery (see writeLine), unless it has line
+        // breaks (pdfkit draws each line a line lower).
+        const drawn = piece.text.includes("\n") ? undefined : drawPlain(doc, piece.text, at, y, ascentOf(size));
+        if (drawn === undefined) doc.text(piece.text, at, y, { lineBreak: false, baseline: -ascentOf(size) } as PDFKit.Mixins.TextOptions);
+        at += doc.widthOfString(piece.text);
+      }
     }
-  }
+    // One annotation over the line (pdfkit would make one for each piece or word), in its Link element.
+    if (options.goTo) doc.goTo(start, y, width, doc.font(face).fontSize(size).currentLineHeight(), options.goTo, link ? ({ structParent: link } as object) : {});
+  };
+  if (options.goTo) tagsOf(doc).link(line, draw);
+  else draw();
   doc.x = saved.x;
   doc.y = saved.y;
   doc.fillColor(STYLE.text);

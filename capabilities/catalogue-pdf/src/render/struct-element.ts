@@ -5,7 +5,7 @@ import { hasRightToLeft } from "../text/direction.js";
 // pdfkit's PDFStructureElement (pdfkit 0.20) checks whether an element can be written by walking its
 // children with callbacks at every add, attach and end, filters them into new arrays and copies its
 // options: a report's 2,860 elements allocated ~3 MB that way. This is the part of it the renderer uses
-// (elements and marked content as children, no closures or annotations), with the same dictionaries
+// (elements, marked content and link annotations as children, no closures), with the same dictionaries
 // written in the same order: an element is written once it has a parent, has ended, and so have all
 // the elements under it.
 
@@ -14,12 +14,25 @@ interface Content {
   refs: { pageRef: PdfRef; mcid: number }[];
 }
 
+/** pdfkit's PDFAnnotationReference: what its `annotate` adds to the structure element a link is drawn in. */
+interface AnnotationReference {
+  annotationRef: PdfRef;
+}
+
+/** An annotation as a kid: written as an object reference (OBJR) with its page. */
+interface Annotation {
+  annotation: PdfRef;
+  page: PdfRef;
+}
+
 /** The parts of pdfkit's document the tree uses (internal, pdfkit 0.20). */
 interface TreeDoc {
   ref(data: Record<string, unknown>): PdfRef;
   getStructTreeRoot(): PdfRef;
-  getStructParentTree(): { get(key: unknown): unknown[] };
+  getStructParentTree(): { get(key: unknown): unknown[]; add(key: number, value: PdfRef): void };
+  createStructParentTreeNextKey(): number;
   structChildren: { end(): void }[];
+  page: { dictionary: PdfRef };
 }
 
 /** Options of an element: alt text (figures), language, and a header cell's scope (written as /A). */
@@ -29,6 +42,8 @@ export interface ElementOptions {
   scope?: "Column" | "Row";
   /** The element's text in reading order, for a reader of the tree (see {@link inReadingOrder}). */
   actualText?: string;
+  /** A Link's text: its annotations' /Contents, which PDF/UA asks for (not written on the element). */
+  contents?: string;
 }
 
 /** The options of most elements, shared rather than made at each call. */
@@ -44,7 +59,7 @@ export function inReadingOrder(text: string, options: ElementOptions = NO_OPTION
   return hasRightToLeft(text) ? { ...options, actualText: text } : options;
 }
 
-type Kid = StructElement | Content;
+type Kid = StructElement | Content | Annotation;
 
 /** No kids yet: shared, never added to (the first kid makes an array of one; most elements have one). */
 const NONE: Kid[] = [];
@@ -54,6 +69,7 @@ export class StructElement {
   /** The element's dictionary. */
   readonly ref: PdfRef;
   readonly #doc: TreeDoc;
+  readonly #contents: string | undefined;
   #kids: Kid[] = NONE;
   #ended = false;
   #written = false;
@@ -67,6 +83,15 @@ export class StructElement {
     if (options.scope) data.A = { O: "Table", Scope: options.scope };
     if (options.actualText) data.ActualText = new String(options.actualText);
     this.ref = this.#doc.ref(data);
+    this.#contents = options.contents;
+  }
+
+  /**
+   * The dictionary, as pdfkit's element has it: a link drawn while this element is the document's
+   * `_currentStructureElement` and is a Link gets its annotation added here (pdfkit's `_fragment`).
+   */
+  get dictionary(): PdfRef {
+    return this.ref;
   }
 
   /** Makes this the tree's root, as doc.addStructure does. */
@@ -78,9 +103,16 @@ export class StructElement {
     (root.data.K as unknown[]).push(this.ref);
   }
 
-  /** Adds an element or marked content as the last child; the content's marks now belong to this element. */
-  add(child: StructElement | PDFKit.PDFStructureContent): void {
+  /**
+   * Adds an element, marked content or (from pdfkit, before it writes the annotation) a link's annotation
+   * as the last child; the content's marks and the annotation now belong to this element.
+   */
+  add(child: StructElement | PDFKit.PDFStructureContent | AnnotationReference): void {
     if (this.#ended) throw new Error("Cannot add child to already-ended structure element");
+    if ("annotationRef" in child) {
+      this.#addAnnotation(child.annotationRef);
+      return;
+    }
     if (child instanceof StructElement) {
       child.#setParent(this.ref);
     } else {
@@ -106,6 +138,16 @@ export class StructElement {
     this.#write();
   }
 
+  #addAnnotation(annotation: PdfRef): void {
+    const key = this.#doc.createStructParentTreeNextKey();
+    annotation.data.StructParent = key;
+    if (this.#contents !== undefined) annotation.data.Contents = new String(this.#contents);
+    this.#doc.getStructParentTree().add(key, this.ref);
+    const kid: Annotation = { annotation, page: this.#doc.page.dictionary };
+    if (this.#kids === NONE) this.#kids = [kid];
+    else this.#kids.push(kid);
+  }
+
   #setParent(parent: PdfRef): void {
     if (this.ref.data.P) throw new Error("Structure element added to more than one parent");
     this.ref.data.P = parent;
@@ -128,7 +170,7 @@ export class StructElement {
     let count = 0;
     for (let i = 0; i < this.#kids.length; i++) {
       const kid = this.#kids[i]!;
-      count += kid instanceof StructElement ? 1 : kid.refs.length;
+      count += kid instanceof StructElement || "annotation" in kid ? 1 : kid.refs.length;
     }
     // Sized up front: pushing onto an empty array reserves room for 16.
     const kids = new Array<unknown>(count);
@@ -138,6 +180,10 @@ export class StructElement {
       const kid = this.#kids[i]!;
       if (kid instanceof StructElement) {
         kids[k++] = kid.ref;
+        continue;
+      }
+      if ("annotation" in kid) {
+        kids[k++] = { Type: "OBJR", Obj: kid.annotation, Pg: kid.page };
         continue;
       }
       for (let r = 0; r < kid.refs.length; r++) {

@@ -32,11 +32,17 @@ export type StructType =
   | "Figure"
   | "Caption"
   | "TOC"
-  | "TOCI";
+  | "TOCI"
+  | "Link";
 
 interface Open {
   element: Element;
   type: StructType;
+}
+
+/** Content being marked for an element, while {@link Tags.content} draws it. */
+interface Marking extends Open {
+  content: PDFKit.PDFStructureContent;
 }
 
 /**
@@ -49,6 +55,7 @@ export class Tags {
   readonly #doc: Doc;
   readonly #stack: Open[];
   readonly #compact: (dictionary: unknown) => void;
+  #marking: Marking | undefined;
 
   /** `compact` is given each element's dictionary, to be written compactly (see render/object-streams.ts). */
   constructor(doc: Doc, compact: (dictionary: unknown) => void) {
@@ -95,12 +102,48 @@ export class Tags {
   /** Marks what `draw` draws as content of the innermost open element. */
   content<T>(draw: () => T): T {
     const { element, type } = this.#top();
-    const content = markStructureContent(this.#doc, type);
+    const outer = this.#marking;
+    this.#marking = { element, type, content: markStructureContent(this.#doc, type) };
     const result = draw();
+    this.#endMarking();
+    this.#marking = outer;
+    return result;
+  }
+
+  /**
+   * Inside {@link content}: a link's text and annotation as a Link element of their own (PDF/UA 7.18.5),
+   * between the text before and after it, so a screen reader says "link" where it is. `text` becomes the
+   * annotation's description. pdfkit gives a link (`link` option) it draws to the element; `draw` is
+   * given it for an annotation made otherwise. Outside marked content (page furniture) it only draws.
+   */
+  link<T>(text: string, draw: (link?: Element) => T): T {
+    const marking = this.#marking;
+    if (!marking) return draw();
+    this.#endMarking();
+    const link = this.#struct("Link", { contents: text });
+    marking.element.add(link);
+    // pdfkit gives the annotation of a link it draws to the current structure element, if it is a Link.
+    const doc = this.#doc as unknown as { _currentStructureElement?: unknown };
+    const current = doc._currentStructureElement;
+    doc._currentStructureElement = link;
+    const content = markStructureContent(this.#doc, "Link");
+    try {
+      return draw(link);
+    } finally {
+      this.#doc.endMarkedContent();
+      doc._currentStructureElement = current;
+      link.add(content);
+      link.end();
+      // The element's text after the link is marked anew.
+      marking.content = markStructureContent(this.#doc, marking.type);
+    }
+  }
+
+  #endMarking(): void {
+    const { element, content } = this.#marking!;
     this.#doc.endMarkedContent();
     // Added once drawn: pdfkit records each page the content reached when it is added.
     element.add(content);
-    return result;
   }
 
   /** An element holding only what `draw` draws. */

@@ -3,6 +3,7 @@ import { type Run, runsText } from "../document/inline.js";
 import { fonts, fontKeyFor } from "../render/fonts.js";
 import type { Doc } from "../render/doc.js";
 import { textOf, useFont } from "./doc-text.js";
+import { tagsOf } from "../render/tags.js";
 import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
 import { hasRightToLeft } from "./direction.js";
 import { clusters, hasUnspacedScript, lineBreaks } from "./line-breaks.js";
@@ -212,10 +213,14 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
       // pdfkit lays out a string word by word, left to right: a right-to-left stretch goes word by word too.
       const words = item.rtl ? (slice.match(/\s+|\S+/gu) ?? []).reverse() : [slice];
       const start = at;
-      for (const word of words) {
-        doc.text(word, at, y, options);
-        at += doc.widthOfString(word, options);
-      }
+      const draw = () => {
+        for (const word of words) {
+          doc.text(word, at, y, options);
+          at += doc.widthOfString(word, options);
+        }
+      };
+      if (piece.run.link) tagsOf(doc).link(slice, draw);
+      else draw();
       if (fauxBold) doc.restore();
       // Links are underlined just under the shared baseline (pdfkit would go by each font's line height),
       // struck text struck a third of its size above it (where pdfkit strikes DejaVu text).
