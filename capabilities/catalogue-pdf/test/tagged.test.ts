@@ -54,7 +54,7 @@ function shape(node: Node): string {
 }
 
 describe("tagged PDF", () => {
-  it("has a structure tree with headings, paragraphs, lists, tables, quotes, code and figures with alt text", async () => {
+  it("has a structure tree with headings, paragraphs, lists, tables, quotes, code and figures with alt text (a figure given none, its file's name)", async () => {
     const chart = pdf.file(gradientPng(300, 120, [40, 110, 200]), "chart.png", "image/png");
     const result = await pdf.ok("create_pdf_document", {
       title: "Tagged",
@@ -85,6 +85,7 @@ describe("tagged PDF", () => {
             { type: "code", language: "sql", text: "SELECT 1;" },
             { type: "image", attachment_index: 0, caption: "Figure 1", alt: "A blue gradient" },
             { type: "image", attachment_index: 0, caption: "Figure 2" },
+            { type: "image", attachment_index: 0 },
           ],
         },
       ],
@@ -99,7 +100,7 @@ describe("tagged PDF", () => {
     expect(shape(trees[0]!.children![0]!)).toBe(
       "Document[H1,P," +
         "Sect[H2,P,L[LI[Lbl,LBody],LI[Lbl,LBody[L[LI[Lbl,LBody]]]]],Table[THead[TR[TH,TH]],TBody[TR[TD,TD],TR[TD,TD]]]]," +
-        "Sect[H2,BlockQuote[P],P,Code,Figure{A blue gradient}[Caption],Figure{Figure 2}[Caption]]]",
+        "Sect[H2,BlockQuote[P],P,Code,Figure{A blue gradient}[Caption],Figure{Figure 2}[Caption],Figure{Image: chart.png}]]",
     );
   });
 

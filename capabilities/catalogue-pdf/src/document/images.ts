@@ -11,6 +11,8 @@ export interface LoadedImage {
   height: number;
   /** A PNG's checked chunks, for embedding it without pdfkit's decoder. */
   png?: PngStructure;
+  /** The attachment's file name or the last part of the URL's path, for a figure with no alt text or caption. */
+  name?: string;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -58,12 +60,14 @@ export async function loadImages(doc: PreparedDocument, files: readonly Attachme
       if (block.kind !== "image") continue;
       const key = sourceKey(block.source);
       if (images.has(key)) continue;
-      const { bytes, what } = await fetchBytes(block.source, block.field, files, ctx);
+      const { bytes, what, name } = await fetchBytes(block.source, block.field, files, ctx);
       total += bytes.length;
       if (total > cap) {
         throw new ToolError(`${block.field}: the images add up to more than ${formatBytes(cap)}, the limit for the whole PDF; use fewer or smaller images`);
       }
-      images.set(key, await check(bytes, what, ctx.signal));
+      const image = await check(bytes, what, ctx.signal);
+      if (name) image.name = name;
+      images.set(key, image);
     }
   }
   return images;
@@ -93,11 +97,16 @@ export function sourceKey(source: ImageSource): string {
   return "attachmentIndex" in source ? `attachment:${source.attachmentIndex}` : `url:${source.url.href}`;
 }
 
-async function fetchBytes(source: ImageSource, field: string, files: readonly AttachmentArg[], ctx: Pick<ToolContext, "artifacts" | "http" | "signal">): Promise<{ bytes: Buffer; what: string }> {
+async function fetchBytes(
+  source: ImageSource,
+  field: string,
+  files: readonly AttachmentArg[],
+  ctx: Pick<ToolContext, "artifacts" | "http" | "signal">,
+): Promise<{ bytes: Buffer; what: string; name?: string }> {
   if ("attachmentIndex" in source) {
     const at = `attachments[${source.attachmentIndex}]`;
     const file = ctx.artifacts.read(files[source.attachmentIndex]!, at);
-    return { bytes: file.bytes(), what: `${at} (${file.filename}, used by ${field})` };
+    return { bytes: file.bytes(), what: `${at} (${file.filename}, used by ${field})`, name: file.filename };
   }
   const what = `${field}.url`;
   let url = source.url;
@@ -110,7 +119,7 @@ async function fetchBytes(source: ImageSource, field: string, files: readonly At
       // EgressError messages are written for the user (refused host, timeout, too large): say which field.
       throw new ToolError(`${what}: ${errorMessage(err)}`, { cause: err });
     }
-    if (response.status === 200) return { bytes: response.body, what };
+    if (response.status === 200) return { bytes: response.body, what, name: lastPathPart(url) };
     const location = response.headers.location;
     if (!REDIRECTS.has(response.status) || typeof location !== "string") {
       throw new ToolError(`${what}: ${url.host} answered HTTP ${response.status}; check the URL`);
@@ -122,6 +131,16 @@ async function fetchBytes(source: ImageSource, field: string, files: readonly At
     if (!next) throw new ToolError(`${what}: ${url.host} redirects to ${JSON.stringify(location.slice(0, 200))}, which is not a valid URL; give the image's final URL`);
     if (next.protocol !== "https:") throw new ToolError(`${what}: ${url.host} redirects to a non-https URL, which is not fetched`);
     url = next;
+  }
+}
+
+/** The last part of a URL's path, decoded (`q3-revenue.png`), or undefined for none. */
+function lastPathPart(url: URL): string | undefined {
+  const part = url.pathname.split("/").at(-1) ?? "";
+  try {
+    return decodeURIComponent(part) || undefined;
+  } catch {
+    return part || undefined;
   }
 }
 

@@ -117,7 +117,7 @@ const image = z.object({
   attachment_index: z.number().int().min(0).optional().describe("Index into `attachments` of a PNG or JPEG file"),
   url: z.string().max(2_000).optional().describe("https URL of a PNG or JPEG image (instead of attachment_index)"),
   caption: z.string().max(500).optional().describe("Caption shown under the image"),
-  alt: z.string().max(1_000).optional().describe("What the image shows, for screen readers (default: the caption)"),
+  alt: z.string().max(1_000).optional().describe("What the image shows, for screen readers (default: the caption, else the file's name)"),
   width: z.number().min(0.1).max(1).optional().describe("Width as a fraction of the text width, 0.1 to 1 (default: natural size, at most the text width)"),
 });
 

@@ -37,8 +37,17 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
         b += 1;
       }
     }
-    renderImage(doc, image, box, block.caption, block.alt);
+    renderImage(doc, image, box, block.caption, block.alt ?? unnamedAlt(images.get(sourceKey(block.source))?.name));
   }
+}
+
+/**
+ * The alt text of a figure given none and no caption: its file's name, which often says what it shows
+ * (`q3-revenue.png`), so a screen reader has more than "figure" and the tree has no figure without alt
+ * text (PDF/UA 7.3).
+ */
+function unnamedAlt(name: string | undefined): string {
+  return name ? `Image: ${name.slice(0, 200)}` : "Image";
 }
 
 /**
