@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installStandIns } from "@selu-catalogue/kit";
 import { gradientPng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
+import { pageContent } from "./support/glyphs.js";
 import { pdfInfo, qpdfCheck } from "./support/poppler.js";
 
 // Issue 17 item 4: tagged PDF. The structure tree is read back by pdf.js (getStructTree), not by the
@@ -42,6 +43,19 @@ async function annotationsOf(bytes: Buffer): Promise<{ contentsObj?: { str: stri
   const annotations = await (await (await task.promise).getPage(1)).getAnnotations();
   await task.destroy();
   return annotations;
+}
+
+/** Text-showing operators outside any marked content (a depth that goes below zero counts as a mismatched EMC). */
+function unmarkedText(content: string): number {
+  let depth = 0;
+  let unmarked = 0;
+  for (const [op] of content.matchAll(/\b(?:BDC|BMC|EMC|Tj|TJ)\b/g)) {
+    if (op === "BDC" || op === "BMC") depth++;
+    else if (op === "EMC") depth--;
+    else if (depth <= 0) unmarked++;
+    if (depth < 0) return Number.POSITIVE_INFINITY;
+  }
+  return unmarked;
 }
 
 /** Whether content drawn on the page belongs to the element (pdf.js lists whole subtrees, content per page). */
@@ -104,7 +118,7 @@ describe("tagged PDF", () => {
     );
   });
 
-  it("tags each link as a Link element with its text and its annotation, which its text describes (PDF/UA)", async () => {
+  it("tags each link as one Link element with its text and its annotations, which its target describes (PDF/UA)", async () => {
     const result = await pdf.ok("create_pdf_document", {
       title: "Links",
       sections: [
@@ -115,6 +129,7 @@ describe("tagged PDF", () => {
             { type: "list", items: ["an item with [a link](https://a.example)"] },
             { type: "table", columns: ["Site"], rows: [["[site](https://b.example)"]] },
             "مرحبا [رابط](https://c.example) نص",
+            `A link long enough to wrap: [${"words of the link ".repeat(8).trim()}](https://d.example/long), and text after it.`,
           ],
         },
       ],
@@ -127,19 +142,36 @@ describe("tagged PDF", () => {
       for (const child of node.children ?? []) walk(child);
     };
     walk(trees[0]!);
-    expect(links).toHaveLength(5);
-    for (const link of links) expect((link.children ?? []).map((c) => c.type).sort()).toEqual(["annotation", "content"]);
+    // One Link element a link, the wrapped one too (an annotation and a marked piece for each of its lines).
+    expect(links).toHaveLength(6);
+    for (const link of links.slice(0, 5)) expect((link.children ?? []).map((c) => c.type).sort()).toEqual(["annotation", "content"]);
+    expect((links[5]!.children ?? []).map((c) => c.type).sort()).toEqual(["annotation", "annotation", "content", "content"]);
     // The paragraph reads its text, the link, then the text after it.
     const paragraph = trees[0]!.children![0]!.children!.find((c) => c.role === "Sect")!.children!.find((c) => c.role === "P")!;
     expect((paragraph.children ?? []).map((c) => c.role ?? c.type)).toEqual(["content", "Link", "content", "Link", "content"]);
     const annotations = (await annotationsOf(bytes)).map((a) => [a.contentsObj?.str, a.structParent === undefined ? "no parent" : "parent"]);
+    // Each described by where it goes.
     expect(annotations).toEqual([
-      ["the docs", "parent"],
+      ["https://example.org/docs", "parent"],
       ["https://selu.dev", "parent"],
-      ["a link", "parent"],
-      ["site", "parent"],
-      ["رابط", "parent"],
+      ["https://a.example", "parent"],
+      ["https://b.example", "parent"],
+      ["https://c.example", "parent"],
+      ["https://d.example/long", "parent"],
+      ["https://d.example/long", "parent"],
     ]);
+    expect(qpdfCheck(bytes)).toMatchObject({ ok: true });
+  });
+
+  it("keeps a right-to-left paragraph that goes on to the next page tagged there", async () => {
+    // One piece of text (under PIECE_CHARS) with links in it, that runs on to a second page.
+    const paragraph = Array.from({ length: 80 }, (_, i) => `هذه جملة رقم ${i} فيها كلمات و[رابط رقم ${i} فيه كلمات](https://e.org/${i}) ثم كلمات أخرى هنا.`).join(" ");
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "طويل", sections: [{ heading: "قسم", content: [paragraph] }] }));
+    const { trees } = await structTrees(bytes);
+    expect(trees.length).toBeGreaterThan(1);
+    // Every page shows the paragraph, and no text is drawn outside marked content.
+    for (const tree of trees) expect(shape(tree)).toMatch(/\bP\{/);
+    for (let page = 0; page < trees.length; page++) expect(unmarkedText(await pageContent(bytes, page)), `page ${page + 1}`).toBe(0);
     expect(qpdfCheck(bytes)).toMatchObject({ ok: true });
   });
 
@@ -167,13 +199,13 @@ describe("tagged PDF", () => {
     const { trees } = await structTrees(bytes);
     expect(trees.length).toBeGreaterThanOrEqual(4);
     // Each entry reads as its heading and page ("Table 2"), not as the glyphs run together ("Table2").
-    // Its heading and page number link to the section, each a Link element with its annotation.
-    expect(shape(trees[0]!.children![0]!)).toBe("Document[H1,H2,TOC[TOCI{Table 2}[Link,Link],TOCI{After 4}[Link,Link]]]");
+    // Its heading and page number link to the section: one Link element, its annotations described by the heading.
+    expect(shape(trees[0]!.children![0]!)).toBe("Document[H1,H2,TOC[TOCI{Table 2}[Link],TOCI{After 4}[Link]]]");
     expect((await annotationsOf(bytes)).map((a) => [a.contentsObj?.str, a.structParent !== undefined])).toEqual([
       ["Table", true],
-      ["2", true],
+      ["Table", true],
       ["After", true],
-      ["4", true],
+      ["After", true],
     ]);
     // Each page shows the Table element with the rows drawn on it; only the first has the header cells.
     const tables = trees.slice(1).flatMap((t) => t.children![0]!.children!.filter((c) => c.role === "Sect").flatMap((sect) => sect.children!.filter((c) => c.role === "Table")));

@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { parseInline, plainText } from "./inline.js";
 
-const run = (text: string, style: Partial<{ bold: boolean; italic: boolean; code: boolean; link: string; strike: true }> = {}) => ({ text, bold: false, italic: false, code: false, ...style });
+// A link's run also has its link's id (any number: ids count up across calls).
+const run = (text: string, style: Partial<{ bold: boolean; italic: boolean; code: boolean; link: string; strike: true }> = {}) => ({
+  text,
+  bold: false,
+  italic: false,
+  code: false,
+  ...style,
+  ...(style.link ? { linkId: expect.any(Number) } : {}),
+});
 
 describe("parseInline", () => {
   it("reads bold, italic, code and links", () => {
@@ -88,8 +96,9 @@ describe("parseInline", () => {
     expect(parseInline("~~".repeat(50_000))).toEqual([run("~~".repeat(50_000))]);
   });
 
-  it("unescapes any backslashed ASCII punctuation, as CommonMark does, and keeps other backslashes", () => {
-    expect(parseInline("\\# \\> \\- \\~ \\! \\| C:\\path \\é")).toEqual([run("# > - ~ ! | C:\\path \\é")]);
+  it("unescapes backslashed markup characters and keeps other backslashes (paths, patterns)", () => {
+    expect(parseInline("\\# \\> \\- \\~ \\! \\| \\& C:\\path \\é")).toEqual([run("# > - ~ ! | & C:\\path \\é")]);
+    for (const text of ["..\\..\\bin\\tool.exe", "C:\\Users\\me\\.ssh", "^\\d+\\.\\d+$"]) expect(parseInline(text)).toEqual([run(text)]);
   });
 
   it("reads <br> as a line break and entity references as their characters, keeping the rest as written", () => {
@@ -97,6 +106,7 @@ describe("parseInline", () => {
     expect(parseInline("AT&amp;T &lt;b&gt; &quot;q&quot; &apos;s&apos; a&nbsp;b &#169; &#x20AC;")).toEqual([run(`AT&T <b> "q" 's' a\u00A0b © €`)]);
     expect(parseInline("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")).toEqual([run("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")]);
     expect(parseInline("`&amp; <br>`")).toEqual([run("&amp; <br>", { code: true })]);
+    expect(parseInline("[a&amp;b](https://e.org/?a=1&amp;b=2)")).toEqual([run("a&b", { link: "https://e.org/?a=1&b=2" })]);
   });
 
   it("reads a markdown image in text as a link to it, its alt text the link's", () => {
@@ -106,6 +116,11 @@ describe("parseInline", () => {
       run(" here and !"),
       run("x", { link: "https://e.org" }),
     ]);
+  });
+
+  it("gives each link an id of its own, two links to one target too", () => {
+    const [a, , b] = parseInline("[a](https://x.org) [b](https://x.org)");
+    expect(a!.linkId).not.toBe(b!.linkId);
   });
 
   it("gives the plain text for measuring", () => {

@@ -6,6 +6,8 @@ export interface Run {
   code: boolean;
   /** Target of a link (https, http or mailto). */
   link?: string;
+  /** Tells a link's pieces (its lines, its fonts) from another link's to the same target: one per link. */
+  linkId?: number;
   /** Struck through (`~~text~~`); absent when not. */
   strike?: true;
 }
@@ -17,10 +19,11 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
 
 /**
  * Parses the inline markup of paragraphs, list items, quotes and cells: `**bold**`, `*italic*`,
- * `~~struck~~`, `` `code` ``, `[text](https://…)` (and `![alt](https://…)` as a link to the image) and `\` to escape a marker (any ASCII punctuation, as
- * in CommonMark). What models write of HTML in markdown is read too: `<br>` is a line break (the only way
- * to one in a markdown table's cell), and `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&nbsp;` and
- * numeric references are their characters. A marker without its closing partner is kept as text, so
+ * `~~struck~~`, `` `code` ``, `[text](https://…)` (and `![alt](https://…)` as a link to the image) and `\` to
+ * escape a character markup here uses (not every ASCII punctuation, as CommonMark would: `C:\Users\me\.ssh`
+ * and `\d+\.\d+` stay as written). What models write of HTML in markdown is read too: `<br>` is a line
+ * break (the only way to one in a markdown table's cell), and `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,
+ * `&nbsp;` and numeric references are their characters, in text, link text and link targets alike. A marker without its closing partner is kept as text, so
  * ordinary prose with a lone asterisk renders as written.
  *
  * @example
@@ -35,7 +38,7 @@ export function parseInline(source: string): Run[] {
   let italicBy = 0;
   let struck = false;
   const styled = (text: string, code: boolean, link?: string): Run => {
-    const run: Run = link === undefined ? { text, bold: boldBy !== 0, italic: italicBy !== 0, code } : { text, bold: boldBy !== 0, italic: italicBy !== 0, code, link };
+    const run: Run = link === undefined ? { text, bold: boldBy !== 0, italic: italicBy !== 0, code } : { text, bold: boldBy !== 0, italic: italicBy !== 0, code, link, linkId: ++links };
     if (struck) run.strike = true;
     return run;
   };
@@ -58,7 +61,7 @@ export function parseInline(source: string): Run[] {
   let close = 0; // the next "](" after the current "[" (-1: none left), found once per position, not per "["
   for (let i = 0; i < source.length; ) {
     const unit = source.charCodeAt(i);
-    if (unit === BACKSLASH && i + 1 < source.length && ASCII_PUNCTUATION.test(source[i + 1]!)) {
+    if (unit === BACKSLASH && i + 1 < source.length && ESCAPABLE.test(source[i + 1]!)) {
       i = literal(i, 2, source[i + 1]!);
       continue;
     }
@@ -86,7 +89,7 @@ export function parseInline(source: string): Run[] {
       if (match) {
         // An image in markdown (![alt](url)) can't be drawn inside a paragraph: its alt text links to it.
         flush(source.charCodeAt(i - 1) === BANG && from <= i - 1 ? i - 1 : i);
-        add(runs, styled(match[1]!, false, match[2]!));
+        add(runs, styled(decodeEntities(match[1]!), false, decodeEntities(match[2]!)));
         i += match[0].length;
         from = i;
         continue;
@@ -152,13 +155,24 @@ export function parseInline(source: string): Run[] {
   return runs;
 }
 
+/** Links read so far, for their {@link Run.linkId}. */
+let links = 0;
+
 /** A character that can begin markup (or escape it). */
 const MARKUP = /[\\`[*_<~&]/;
 const AUTOLINK = /^<(https?:\/\/[^\s<>]{1,2000})>/;
 const LINE_BREAK = /^<br\s*\/?>/i;
-const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
+/** What a backslash keeps as text: the characters inline markup and markdown blocks use (`#` headings, `>` quotes, `-` and `+` items, `|` cells). */
+const ESCAPABLE = /[\\*`[\]()_<>~&!#|+-]/;
 const ENTITY = /^&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{1,7})|#[xX]([\da-fA-F]{1,6}));/;
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00A0" };
+
+const ENTITIES = new RegExp(ENTITY.source.slice(1), "g");
+
+/** Text with its entity references as their characters. */
+function decodeEntities(text: string): string {
+  return text.includes("&") ? text.replace(ENTITIES, (...match) => entity(match as unknown as RegExpExecArray) ?? match[0]) : text;
+}
 
 /** The character an entity reference stands for; undefined for a control character, a surrogate or past Unicode (kept as written). */
 function entity(match: RegExpExecArray): string | undefined {

@@ -95,23 +95,26 @@ describe("paragraphBlocks", () => {
     expect(paragraphBlocks("> Invent it.\n> — Alan Kay", "f")).toEqual([{ type: "quote", text: "Invent it.", attribution: "Alan Kay" }]);
     expect(paragraphBlocks("> one line", "f")).toEqual([{ type: "quote", text: "one line" }]);
     expect(paragraphBlocks(`> a\n> — ${"n".repeat(201)}`, "f")).toEqual([{ type: "quote", text: `a\n— ${"n".repeat(201)}` }]);
-    expect(paragraphBlocks(">\n>", "f")).toEqual([]);
+    // A rule after a quote is a rule, not its attribution.
+    expect(paragraphBlocks("> Quote\n---\nMore", "f")).toEqual([{ type: "quote", text: "Quote" }, { type: "rule" }, { type: "paragraph", text: "More" }]);
   });
 
-  it("reads ---, *** and ___ alone as a rule, and text underlined with === or --- as a heading", () => {
+  it("keeps > without a space after it, and markers quoting nothing, as text", () => {
+    for (const text of [">50% of users", ">= 18", "Results:\n>90% passed", ">", ">\n>"]) expect(paragraphBlocks(text, "f")).toEqual([{ type: "paragraph", text }]);
+  });
+
+  it("reads ---, *** and ___ alone as a rule, and one line underlined with === or --- as a heading", () => {
     expect(paragraphBlocks("Above\n\n---\n\nBelow", "f")).toEqual([{ type: "paragraph", text: "Above" }, { type: "rule" }, { type: "paragraph", text: "Below" }]);
     expect(paragraphBlocks("* * *", "f")).toEqual([{ type: "rule" }]);
     expect(paragraphBlocks("- a\n- b\n___\nc", "f")).toEqual([{ type: "list", ordered: false, items: ["a", "b"] }, { type: "rule" }, { type: "paragraph", text: "c" }]);
-    expect(paragraphBlocks("Title\n=====\nBody\nSub title\n---", "f")).toEqual([
-      { type: "paragraph", text: "**Title**" },
-      { type: "paragraph", text: "**Body Sub title**" },
-    ]);
-    // Not rules: two dashes, dashes in text, a table's delimiter row.
+    expect(paragraphBlocks("Title\n=====\nBody\nSub title\n---", "f")).toEqual([{ type: "paragraph", text: "**Title**" }, { type: "paragraph", text: "Body\nSub title" }, { type: "rule" }]);
+    // Not rules or headings: two dashes, dashes in text, an email signature's separator.
     expect(paragraphBlocks("a\n\n--\n\n1 --- 2", "f")).toEqual([
       { type: "paragraph", text: "a" },
       { type: "paragraph", text: "--" },
       { type: "paragraph", text: "1 --- 2" },
     ]);
+    expect(paragraphBlocks("Thanks,\nBob\n-- \nBob Smith", "f")).toEqual([{ type: "paragraph", text: "Thanks,\nBob\n-- \nBob Smith" }]);
   });
 
   it("reads hostile text of 200,000 characters in linear time (no pattern rescans a line or the text)", () => {

@@ -25,7 +25,8 @@ export function paragraphBlocks(text: string, field: string): MarkdownBlock[] {
     const heading = headingText(trimmed);
     if (heading) return [boldParagraph(heading)];
     if (RULE.test(trimmed)) return [{ type: "rule" }];
-    if (QUOTE_LINE.test(trimmed)) return quoteOf([trimmed]);
+    const quote = QUOTE_LINE.test(trimmed) ? quoteOf([trimmed]) : undefined;
+    if (quote) return [quote];
     return trimmed ? [{ type: "paragraph", text: trimmed }] : [];
   }
   const blocks: MarkdownBlock[] = [];
@@ -98,7 +99,7 @@ function closingLine(lines: readonly string[], from: number, marker: string): nu
 }
 
 /**
- * The blocks of one part between blank lines: headings (a `#` line, or text lines underlined), rules and
+ * The blocks of one part between blank lines: headings (a `#` line, or a line underlined), rules and
  * quotes, then lists and tables among the paragraph lines between them.
  */
 function partBlocks(blocks: MarkdownBlock[], lines: string[], field: string): void {
@@ -116,26 +117,25 @@ function partBlocks(blocks: MarkdownBlock[], lines: string[], field: string): vo
     if (heading) {
       text(start, i);
       blocks.push(boldParagraph(heading));
-    } else if (SETEXT.test(line) && i > start && lines.slice(start, i).every(isPlainLine)) {
-      // Text underlined with === or ---: a heading of its own, as a `#` line.
-      blocks.push(
-        boldParagraph(
-          lines
-            .slice(start, i)
-            .map((l) => l.trim())
-            .join(" "),
-        ),
-      );
+    } else if (SETEXT.test(line) && i === start + 1 && isPlainLine(lines[start]!)) {
+      // One line of text underlined with === or ---: a heading of its own, as a `#` line.
+      blocks.push(boldParagraph(lines[start]!.trim()));
     } else if (RULE.test(line)) {
       text(start, i);
       blocks.push({ type: "rule" });
     } else if (QUOTE_LINE.test(line)) {
-      text(start, i);
       let end = i + 1;
       while (end < lines.length && QUOTE_LINE.test(lines[end]!)) end++;
       // `— Name` on the line after the quote, without its marker, is the attribution too.
       if (end < lines.length && ATTRIBUTION.test(lines[end]!.trim())) end++;
-      blocks.push(...quoteOf(lines.slice(i, end)));
+      const quote = quoteOf(lines.slice(i, end));
+      // Markers with nothing quoted stay as text.
+      if (!quote) {
+        i = end - 1;
+        continue;
+      }
+      text(start, i);
+      blocks.push(quote);
       i = end - 1;
     } else continue;
     start = i + 1;
@@ -145,11 +145,13 @@ function partBlocks(blocks: MarkdownBlock[], lines: string[], field: string): vo
 
 // A thematic break: three or more `-`, `*` or `_` alone on a line, spaces between them allowed.
 const RULE = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
-// The underline of a heading: `=` or `-` alone on the line under its text.
-const SETEXT = /^ {0,3}(?:=+|-+)[ \t]*$/;
-const QUOTE_LINE = /^ {0,3}>/;
-// An attribution closing a quote: a dash, then the name.
-const ATTRIBUTION = /^(?:—|–|--|―)\s*(\S.*)$/;
+// The underline of a heading: three or more `=` or `-` alone on the line under its one line of text (not
+// an email signature's `-- `, not a paragraph of several lines, which CommonMark would take whole).
+const SETEXT = /^ {0,3}(?:={3,}|-{3,})[ \t]*$/;
+// A quote's line: `>` and a space, or `>` alone (not `>50 %`, `>= 18`).
+const QUOTE_LINE = /^ {0,3}>(?:[ \t]|$)/;
+// An attribution closing a quote: a dash, then a name (a letter or digit first: `---` is a rule).
+const ATTRIBUTION = /^(?:—|–|--|―)\s*([\p{L}\p{N}].*)$/u;
 const MAX_ATTRIBUTION = 200;
 
 /** A line of text a heading underline can make a heading: not a list item or a table row. */
@@ -157,16 +159,16 @@ function isPlainLine(line: string): boolean {
   return !ITEM.test(line) && !cellsOf(line);
 }
 
-/** `>` lines as a quote block: the markers dropped, a last line `— Name` (quoted or not) its attribution; none if empty. */
-function quoteOf(lines: string[]): MarkdownBlock[] {
+/** `>` lines as a quote block: the markers dropped, a last line `— Name` (quoted or not) its attribution; undefined if empty. */
+function quoteOf(lines: string[]): MarkdownBlock | undefined {
   const text = lines.map((line) => line.replace(/^ {0,3}>[ \t]?/, "").trimEnd());
   // Only as long as a quote block's attribution may be: a longer last line stays quoted text.
   const by = text.length > 1 ? ATTRIBUTION.exec(text.at(-1)!.trim())?.[1] : undefined;
   const attribution = by !== undefined && by.length <= MAX_ATTRIBUTION ? by : undefined;
   if (attribution !== undefined) text.pop();
   const quoted = text.join("\n").trim();
-  if (!quoted) return [];
-  return [attribution !== undefined ? { type: "quote", text: quoted, attribution } : { type: "quote", text: quoted }];
+  if (!quoted) return undefined;
+  return attribution !== undefined ? { type: "quote", text: quoted, attribution } : { type: "quote", text: quoted };
 }
 
 /** Lines without headings: a list (after any lead-in text), else tables among paragraph text. */

@@ -162,7 +162,9 @@ class Preparer {
    * too ("**Summary**"): the markers are dropped rather than printed.
    */
   plain(text: string, field: string, faces: FontKey[]): string {
-    const normalised = plainText(normalise(text));
+    // One line: a title, heading, header or footer is drawn (and a heading listed in the contents) as
+    // one, so a line break in it (`<br>` included) is a space.
+    const normalised = plainText(normalise(text)).replace(/[ \t]*\n[ \t]*/g, " ");
     this.count(normalised);
     for (const face of faces) this.#check(normalised, face, field);
     return normalised;

@@ -55,7 +55,8 @@ export function fillContents(doc: Doc, prepared: PreparedDocument, { slots, elem
 /** One contents line: the heading, dot leaders and the page number, all linked to the section. */
 function fillLine(doc: Doc, prepared: PreparedDocument, slot: ContentsSlot, s: number, pageOf: readonly number[]): void {
   const { left, width } = area(doc);
-  const goTo = destination(s);
+  // The heading and its page number: one Link element, described by the whole heading (the line may shorten it).
+  const goTo = { name: destination(s), id: s, description: prepared.sections[s]!.heading };
   const page = String(pageOf[s]! + 1);
   const heading = prepared.sections[s]!.heading;
   // A right-to-left document's contents are mirrored: the heading at the right margin, its page at the left.

@@ -109,7 +109,7 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
     } as PDFKit.Mixins.TextOptions;
     const text = breakableLongWords(piece.text);
     const draw = () => (i === 0 && !options.continuing ? doc.text(text, options.x, doc.y, textOptions) : doc.text(text, textOptions));
-    if (run.link) tagsOf(doc).link(piece.text, draw);
+    if (run.link) tagsOf(doc).link(run.linkId, run.link, draw);
     else draw();
   });
   doc.fillColor(STYLE.text);
@@ -156,7 +156,7 @@ function drawPiece(doc: Doc, run: Run, text: string, font: Omit<FontRun, "text">
   const advance = run.link || run.strike ? undefined : drawPlain(doc, text, x, y, -baseline);
   if (advance !== undefined) return x + advance;
   const draw = () => doc.text(text, x, y, { lineBreak: false, baseline, link: run.link ?? null, underline: !!run.link, strike: !!run.strike } as PDFKit.Mixins.TextOptions);
-  if (run.link) tagsOf(doc).link(text, draw);
+  if (run.link) tagsOf(doc).link(run.linkId, run.link, draw);
   else draw();
   return doc.x;
 }
@@ -217,8 +217,11 @@ export interface LineOptions {
   maxWidth?: number;
   /** x is the line's right end instead of its start. */
   alignRight?: boolean;
-  /** Makes the line a link to a named destination. */
-  goTo?: string;
+  /**
+   * Makes the line a link to a named destination: its Link element takes every line given the same `id`
+   * in the same element, its annotations `description` as their /Contents.
+   */
+  goTo?: { name: string; id: number; description: string };
 }
 
 /**
@@ -256,9 +259,9 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
       }
     }
     // One annotation over the line (pdfkit would make one for each piece or word), in its Link element.
-    if (options.goTo) doc.goTo(start, y, width, doc.font(face).fontSize(size).currentLineHeight(), options.goTo, link ? ({ structParent: link } as object) : {});
+    if (options.goTo) doc.goTo(start, y, width, doc.font(face).fontSize(size).currentLineHeight(), options.goTo.name, link ? ({ structParent: link } as object) : {});
   };
-  if (options.goTo) tagsOf(doc).link(line, draw);
+  if (options.goTo) tagsOf(doc).link(options.goTo.id, options.goTo.description, draw);
   else draw();
   doc.x = saved.x;
   doc.y = saved.y;

@@ -56,6 +56,8 @@ export class Tags {
   readonly #stack: Open[];
   readonly #compact: (dictionary: unknown) => void;
   #marking: Marking | undefined;
+  /** The last Link element made, to take the next piece of the same link. */
+  #link: { element: Element; id: number | undefined; parent: Element } | undefined;
 
   /** `compact` is given each element's dictionary, to be written compactly (see render/object-streams.ts). */
   constructor(doc: Doc, compact: (dictionary: unknown) => void) {
@@ -112,28 +114,33 @@ export class Tags {
 
   /**
    * Inside {@link content}: a link's text and annotation as a Link element of their own (PDF/UA 7.18.5),
-   * between the text before and after it, so a screen reader says "link" where it is. `text` becomes the
-   * annotation's description. pdfkit gives a link (`link` option) it draws to the element; `draw` is
-   * given it for an annotation made otherwise. Outside marked content (page furniture) it only draws.
+   * between the text before and after it, so a screen reader says "link" where it is. The pieces of one
+   * link (`id`: its lines, its fonts) go into one Link element. `description` becomes its annotations'
+   * /Contents. pdfkit gives a link it draws (`link` option) to the element; `draw` is given it for an
+   * annotation made otherwise. Outside marked content (page furniture) it only draws.
    */
-  link<T>(text: string, draw: (link?: Element) => T): T {
+  link<T>(id: number | undefined, description: string, draw: (link?: Element) => T): T {
     const marking = this.#marking;
     if (!marking) return draw();
     this.#endMarking();
-    const link = this.#struct("Link", { contents: text });
-    marking.element.add(link);
+    let link = this.#link;
+    if (!link || link.id !== id || id === undefined || link.parent !== marking.element) {
+      const element = this.#struct("Link", { contents: description });
+      marking.element.add(element);
+      // Ended with its parent, after its last piece.
+      link = this.#link = { element, id, parent: marking.element };
+    }
     // pdfkit gives the annotation of a link it draws to the current structure element, if it is a Link.
     const doc = this.#doc as unknown as { _currentStructureElement?: unknown };
     const current = doc._currentStructureElement;
-    doc._currentStructureElement = link;
+    doc._currentStructureElement = link.element;
     const content = markStructureContent(this.#doc, "Link");
     try {
-      return draw(link);
+      return draw(link.element);
     } finally {
       this.#doc.endMarkedContent();
       doc._currentStructureElement = current;
-      link.add(content);
-      link.end();
+      link.element.add(content);
       // The element's text after the link is marked anew.
       marking.content = markStructureContent(this.#doc, marking.type);
     }

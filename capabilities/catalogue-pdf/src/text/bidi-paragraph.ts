@@ -179,7 +179,9 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
   let extra: PDFKit.Mixins.TextOptions = first;
   for (const line of laid.lines) {
     if (y + laid.lineHeight > doc.page.height - doc.page.margins.bottom && y > doc.page.margins.top + 0.5) {
-      doc.addPage();
+      // As pdfkit's wrapper goes on to a page: the marked content open here is closed on this page and
+      // opened again on the next, so the rest of the paragraph stays tagged.
+      (doc as unknown as { continueOnNewPage(): void }).continueOnNewPage();
       y = doc.y;
     }
     const items = visualItems(text, levels, pieces, line.start, line.end);
@@ -219,7 +221,7 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
           at += doc.widthOfString(word, options);
         }
       };
-      if (piece.run.link) tagsOf(doc).link(slice, draw);
+      if (piece.run.link) tagsOf(doc).link(piece.run.linkId, piece.run.link, draw);
       else draw();
       if (fauxBold) doc.restore();
       // Links are underlined just under the shared baseline (pdfkit would go by each font's line height),

@@ -46,6 +46,12 @@ describe("clusters", () => {
     expect(cut("ab")).toEqual(["a", "b"]);
   });
 
+  it("cuts a run of joined consonants longer than any written cluster", () => {
+    const pieces = cut("क्".repeat(300) + "क");
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThanOrEqual(17);
+    expect(pieces.join("")).toBe("क्".repeat(300) + "क");
+  });
+
   it("lets a line end after a virama that ends a word (before a space or a ZWNJ)", () => {
     expect(cut("क् ख")).toEqual(["क्", " ", "ख"]);
     expect(cut("क्\u200Cष")).toEqual(["क्\u200C", "ष"]);

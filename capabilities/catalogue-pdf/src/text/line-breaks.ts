@@ -56,13 +56,14 @@ function* betweenWords(text: string, from: number, to: number): Generator<LineBr
 
 /**
  * A character with the marks that follow it, as [from, to) ranges of text[start, end); a virama or coeng
- * joins the consonant after it too (Devanagari क्ष, Khmer ខ្ម are one cluster, drawn as one).
+ * joins the consonant after it too (Devanagari क्ष, Khmer ខ្ម are one cluster, drawn as one), up to
+ * {@link MAX_CLUSTER} code units.
  */
 export function* clusters(text: string, start: number, end: number): Generator<[number, number]> {
   let from = start;
   for (let i = start; i < end; ) {
     const next = i + (text.codePointAt(i)! > 0xffff ? 2 : 1);
-    const after = next < end ? String.fromCodePoint(text.codePointAt(next)!) : "";
+    const after = next < end && next - from < MAX_CLUSTER ? String.fromCodePoint(text.codePointAt(next)!) : "";
     if (!after || !(MARK.test(after) || (LINKER.test(text[i]!) && LETTER.test(after)))) {
       yield [from, next];
       from = next;
@@ -72,4 +73,9 @@ export function* clusters(text: string, start: number, end: number): Generator<[
 }
 
 const MARK = /[\p{M}\u200C\u200D]/u;
+/**
+ * Code units past which a cluster is cut all the same: written clusters are a few characters (स्त्री,
+ * ស្ត្រី: 6), and a run of thousands of joined consonants must still break somewhere.
+ */
+const MAX_CLUSTER = 16;
 const LETTER = /\p{L}/u;

@@ -53,9 +53,9 @@ export async function drawnRuns(pdf: Uint8Array): Promise<DrawnRun[]> {
 }
 
 /** The content stream of page 1, decoded, as text. */
-export async function pageContent(pdf: Uint8Array): Promise<string> {
+export async function pageContent(pdf: Uint8Array, page = 0): Promise<string> {
   const doc = await PDFDocument.load(pdf);
-  const contents = doc.getPage(0).node.Contents();
+  const contents = doc.getPage(page).node.Contents();
   const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r as PDFRef) as PDFRawStream) : [contents as unknown as PDFRawStream];
   return streams.map((s) => decoded(s).toString("latin1")).join("\n");
 }
