@@ -24,7 +24,8 @@ const WORD_END = new RegExp(String.raw`[[${SCRIPTS}]&&[\p{Lo}\p{M}]]`, "v");
 /** The signs that join two consonants into one cluster: the Indic viramas, Sinhala's al-lakuna, Myanmar's virama, Khmer's coeng. */
 const LINKER = /[\u094D\u09CD\u0A4D\u0ACD\u0B4D\u0BCD\u0C4D\u0CCD\u0D4D\u0DCA\u1039\u17D2]/;
 
-const words = new Intl.Segmenter(undefined, { granularity: "word" });
+/** ICU's word segmenter, made at the first text that needs it: its rules cost memory a Latin letter never needs. */
+let words: Intl.Segmenter | undefined;
 
 /** Whether text has a character of a script written without spaces between words. */
 export function hasUnspacedScript(text: string): boolean {
@@ -44,6 +45,7 @@ export function* lineBreaks(text: string): Generator<LineBreak> {
 
 /** Breaks strictly inside text[from, to) between two words of a script written without spaces. */
 function* betweenWords(text: string, from: number, to: number): Generator<LineBreak> {
+  words ??= new Intl.Segmenter(undefined, { granularity: "word" });
   for (const { index } of words.segment(text.slice(from, to))) {
     if (index === 0) continue;
     const at = from + index;
