@@ -127,17 +127,19 @@ describe("content as meant", () => {
     }
   });
 
-  it("renders markdown strikethrough, task lists, rules, quotes, <br> in a cell and entities as meant", async () => {
+  it("renders markdown strikethrough, task lists, rules, quotes, <br> in a cell, HTML tags and entities as meant", async () => {
     const content = [
       "Price: ~~ninety~~ sixty francs.",
       "Tasks:\n- [ ] open one\n- [x] done one",
       "Above the rule\n\n---\n\nBelow the rule",
       "> Invent it.\n> — Alan Kay",
       "| Item | Maker |\n|---|---|\n| first<br>second | AT&amp;T |",
+      "<b>Total</b> due <s>today</s>",
     ];
     const bytes = pdf.bytes(await pdf.ok("create_pdf_document", doc(content)));
     const out = pdfText(bytes, { layout: true });
-    for (const marker of ["~~", "[ ]", "[x]", "---", "<br>", "&amp;", ">"]) expect(out).not.toContain(marker);
+    for (const marker of ["~~", "[ ]", "[x]", "---", "<br>", "&amp;", ">", "<b>", "<s>"]) expect(out).not.toContain(marker);
+    expect(out).toContain("Total due today");
     expect(out).toMatch(/☐ open one\s+•\s+☑ done one/);
     expect(out).toMatch(/Invent it\.\s+— Alan Kay/);
     expect(out).toMatch(/first\s+AT&T\s+second/);

@@ -43,7 +43,7 @@ describe("parseInline", () => {
   });
 
   it("keeps underscores inside words and names, a lone underscore and other angle brackets as text", () => {
-    for (const text of ["file_name_here and a__b__c", "a _ b _ c", "x<y> and <b>tag</b> and <ftp://host>", "my_var_ and _start"]) expect(parseInline(text)).toEqual([run(text)]);
+    for (const text of ["file_name_here and a__b__c", "a _ b _ c", "x<y> and <blink>tag</blink> and <b x> and <ftp://host>", "my_var_ and _start"]) expect(parseInline(text)).toEqual([run(text)]);
     expect(parseInline("\\_not\\_ and \\<https://x.org>")).toEqual([run("_not_ and <https://x.org>")]);
   });
 
@@ -107,6 +107,32 @@ describe("parseInline", () => {
     expect(parseInline("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")).toEqual([run("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")]);
     expect(parseInline("`&amp; <br>`")).toEqual([run("&amp; <br>", { code: true })]);
     expect(parseInline("[a&amp;b](https://e.org/?a=1&amp;b=2)")).toEqual([run("a&b", { link: "https://e.org/?a=1&b=2" })]);
+  });
+
+  it("reads the HTML tags of inline style where the closing tag follows, dropping those without a style", () => {
+    expect(parseInline("<b>a</b> <strong>b</strong> <i>c</i> <EM>d</EM> <s>e</s> <del>f</del> <code>x &lt; 1</code> H<sub>2</sub>O <u>g</u>")).toEqual([
+      run("a", { bold: true }),
+      run(" "),
+      run("b", { bold: true }),
+      run(" "),
+      run("c", { italic: true }),
+      run(" "),
+      run("d", { italic: true }),
+      run(" "),
+      run("e", { strike: true }),
+      run(" "),
+      run("f", { strike: true }),
+      run(" "),
+      run("x < 1", { code: true }),
+      run(" H2O g"),
+    ]);
+    for (const text of ["<b>unclosed", "</b> stray", "<u>open", "a <b and c> d"]) expect(parseInline(text)).toEqual([run(text)]);
+    // Many opening tags without closing ones: each closing-tag search goes on from where the last one stopped.
+    for (const text of ["<b>".repeat(60_000), "<code>".repeat(40_000), "<u>x</u>".repeat(30_000)]) {
+      const started = performance.now();
+      parseInline(text);
+      expect(performance.now() - started).toBeLessThan(1_000);
+    }
   });
 
   it("reads a markdown image in text as a link to it, its alt text the link's", () => {

@@ -23,7 +23,9 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
  * escape a character markup here uses (not every ASCII punctuation, as CommonMark would: `C:\Users\me\.ssh`
  * and `\d+\.\d+` stay as written). What models write of HTML in markdown is read too: `<br>` is a line
  * break (the only way to one in a markdown table's cell), and `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,
- * `&nbsp;` and numeric references are their characters, in text, link text and link targets alike. A marker without its closing partner is kept as text, so
+ * `&nbsp;` and numeric references are their characters, in text, link text and link targets alike, and
+ * `<b>`/`<strong>`, `<i>`/`<em>`, `<s>`/`<del>`, `<code>` style their text where the closing tag follows
+ * (`<u>`, `<sup>`, `<sub>`, `<mark>`, `<small>`, `<span>` are dropped, their text kept). A marker without its closing partner is kept as text, so
  * ordinary prose with a lone asterisk renders as written.
  *
  * @example
@@ -36,12 +38,13 @@ export function parseInline(source: string): Run[] {
   // The marker that opened bold and italic text (`*` or `_`; 0 while off): only the same marker closes it.
   let boldBy = 0;
   let italicBy = 0;
-  let struck = false;
+  let struckBy = 0;
   const styled = (text: string, code: boolean, link?: string): Run => {
     const run: Run = link === undefined ? { text, bold: boldBy !== 0, italic: italicBy !== 0, code } : { text, bold: boldBy !== 0, italic: italicBy !== 0, code, link, linkId: ++links };
-    if (struck) run.strike = true;
+    if (struckBy !== 0) run.strike = true;
     return run;
   };
+  const tags = new HtmlTags(source);
   const underscoreClosers = new UnderscoreClosers(source);
   // Literal text is cut from the source where it ends rather than added a character at a time (a string
   // each): `pending` holds the text before an escape, `from` is where the text after it starts.
@@ -111,10 +114,37 @@ export function parseInline(source: string): Run[] {
         i = literal(i, br[0].length, "\n");
         continue;
       }
+      const tag = TAG.exec(source.slice(i, i + 10));
+      const name = tag?.[2]!.toLowerCase();
+      if (tag && name === "code" && !tag[1]) {
+        const end = tags.closer("code", i + tag[0].length);
+        if (end !== -1) {
+          flush(i);
+          add(runs, styled(decodeEntities(source.slice(i + tag[0].length, end)), true));
+          i = end + "</code>".length;
+          from = i;
+          continue;
+        }
+      } else if (tag && name !== "code") {
+        const style = TAG_STYLES[name!]!;
+        const by = style === "bold" ? boldBy : style === "italic" ? italicBy : style === "strike" ? struckBy : 0;
+        // An opening tag counts where its closing tag follows, a closing one where its kind opened the style.
+        const toggles = tag[1] ? (style === "none" ? tags.close(name!) : by === LESS) : (style === "none" || by === 0) && tags.open(name!, i + tag[0].length);
+        if (toggles) {
+          flush(i);
+          const to = tag[1] ? 0 : LESS;
+          if (style === "bold") boldBy = to;
+          else if (style === "italic") italicBy = to;
+          else if (style === "strike") struckBy = to;
+          i += tag[0].length;
+          from = i;
+          continue;
+        }
+      }
     }
-    if (unit === TILDE && source.charCodeAt(i + 1) === TILDE && (struck || closes(source, i + 2, "~~"))) {
+    if (unit === TILDE && source.charCodeAt(i + 1) === TILDE && (struckBy === TILDE || (struckBy === 0 && closes(source, i + 2, "~~")))) {
       flush(i);
-      struck = !struck;
+      struckBy = struckBy === 0 ? TILDE : 0;
       i += 2;
       from = i;
       continue;
@@ -162,6 +192,24 @@ let links = 0;
 const MARKUP = /[\\`[*_<~&]/;
 const AUTOLINK = /^<(https?:\/\/[^\s<>]{1,2000})>/;
 const LINE_BREAK = /^<br\s*\/?>/i;
+// The HTML tags of inline style models write in markdown, without attributes.
+const TAG = /^<(\/?)(b|strong|i|em|s|del|strike|code|u|sup|sub|mark|small|span)>/i;
+/** What each tag does: a style, or nothing but keep its text (no underline, raised or lowered text here). */
+const TAG_STYLES: Record<string, "bold" | "italic" | "strike" | "none"> = {
+  b: "bold",
+  strong: "bold",
+  i: "italic",
+  em: "italic",
+  s: "strike",
+  del: "strike",
+  strike: "strike",
+  u: "none",
+  sup: "none",
+  sub: "none",
+  mark: "none",
+  small: "none",
+  span: "none",
+};
 /** What a backslash keeps as text: the characters inline markup and markdown blocks use (`#` headings, `>` quotes, `-` and `+` items, `|` cells). */
 const ESCAPABLE = /[\\*`[\]()_<>~&!#|+-]/;
 const ENTITY = /^&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{1,7})|#[xX]([\da-fA-F]{1,6}));/;
@@ -261,6 +309,48 @@ class UnderscoreClosers {
 }
 
 const WORD = /[\p{L}\p{N}_]/u;
+
+/**
+ * The closing tags of a text's HTML tags: whether one follows an opening tag, searched forward only and
+ * remembered per tag (openers come in order, so a text of many unclosed tags is read in linear time), and
+ * which tags without a style were opened, for their closing tags to be dropped too.
+ */
+class HtmlTags {
+  readonly #source: string;
+  /** Per tag: the closing tag found last (-1: none at or after `from`), and where that search started. */
+  readonly #found = new Map<string, { from: number; at: number }>();
+  readonly #open = new Map<string, number>();
+
+  constructor(source: string) {
+    this.#source = source;
+  }
+
+  /** Where the closing tag of `name` at or after `from` starts, or -1. */
+  closer(name: string, from: number): number {
+    const known = this.#found.get(name);
+    if (known && (known.at >= from || (known.at === -1 && known.from <= from))) return known.at;
+    const pattern = new RegExp(`</${name}>`, "gi");
+    pattern.lastIndex = from;
+    const at = pattern.exec(this.#source)?.index ?? -1;
+    this.#found.set(name, { from, at });
+    return at;
+  }
+
+  /** Whether an opening tag of `name` ending at `from` has its closing tag after it (and counts it open). */
+  open(name: string, from: number): boolean {
+    if (this.closer(name, from) === -1) return false;
+    this.#open.set(name, (this.#open.get(name) ?? 0) + 1);
+    return true;
+  }
+
+  /** Whether a closing tag of `name` closes one opened (and counts it closed). */
+  close(name: string): boolean {
+    const open = this.#open.get(name) ?? 0;
+    if (open === 0) return false;
+    this.#open.set(name, open - 1);
+    return true;
+  }
+}
 
 /** Appends `run`, joined onto the run before it when both have one style and neither is a link. */
 function add(runs: Run[], run: Run): void {
