@@ -38,6 +38,11 @@ describe("blank text", () => {
     for (const [content, error] of cases) expect(await pdf.fails("create_pdf_document", doc(content))).toBe(INVALID + error);
   });
 
+  it("refuses a title or heading that is only markup, naming the field", async () => {
+    expect(await pdf.fails("create_pdf_document", doc(["text"], { title: "<br>" }))).toMatch(/^title: has no text once its markup is read/);
+    expect(await pdf.fails("create_pdf_document", { title: "T", sections: [{ heading: "<b></b>", content: ["x"] }] })).toMatch(/^sections\[0\]\.heading: has no text/);
+  });
+
   it("takes a blank subtitle, footer, author or keyword as left out", async () => {
     const result = await pdf.ok("create_pdf_document", doc(["Body"], { subtitle: " ", footer: "  ", author: "\t", keywords: ["pdf", " ", "", " report "] }));
     expect(flat(pdfText(pdf.bytes(result))).trim()).toBe("T H Body Page 1 of 1");

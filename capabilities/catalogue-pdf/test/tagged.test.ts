@@ -130,6 +130,7 @@ describe("tagged PDF", () => {
             { type: "table", columns: ["Site"], rows: [["[site](https://b.example)"]] },
             "مرحبا [رابط](https://c.example) نص",
             `A link long enough to wrap: [${"words of the link ".repeat(8).trim()}](https://d.example/long), and text after it.`,
+            `نص [${"كلمات الرابط الأول ".repeat(6).trim()}](https://e.example/1) و [${"كلمات الرابط الثاني ".repeat(6).trim()}](https://e.example/2) نهاية.`,
           ],
         },
       ],
@@ -143,7 +144,7 @@ describe("tagged PDF", () => {
     };
     walk(trees[0]!);
     // One Link element a link, the wrapped one too (an annotation and a marked piece for each of its lines).
-    expect(links).toHaveLength(6);
+    expect(links).toHaveLength(8);
     for (const link of links.slice(0, 5)) expect((link.children ?? []).map((c) => c.type).sort()).toEqual(["annotation", "content"]);
     expect((links[5]!.children ?? []).map((c) => c.type).sort()).toEqual(["annotation", "annotation", "content", "content"]);
     // The paragraph reads its text, the link, then the text after it.
@@ -159,7 +160,10 @@ describe("tagged PDF", () => {
       ["https://c.example", "parent"],
       ["https://d.example/long", "parent"],
       ["https://d.example/long", "parent"],
+      ...annotations.slice(7),
     ]);
+    // The right-to-left links' lines, drawn in visual order, still make one element each.
+    expect(new Set(annotations.slice(7).map(([target]) => target))).toEqual(new Set(["https://e.example/1", "https://e.example/2"]));
     expect(qpdfCheck(bytes)).toMatchObject({ ok: true });
   });
 

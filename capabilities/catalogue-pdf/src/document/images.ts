@@ -119,7 +119,8 @@ async function fetchBytes(
       // EgressError messages are written for the user (refused host, timeout, too large): say which field.
       throw new ToolError(`${what}: ${errorMessage(err)}`, { cause: err });
     }
-    if (response.status === 200) return { bytes: response.body, what, name: lastPathPart(url) };
+    // Named by the URL given, not the one redirected to (a CDN's hash).
+    if (response.status === 200) return { bytes: response.body, what, name: lastPathPart(source.url) };
     const location = response.headers.location;
     if (!REDIRECTS.has(response.status) || typeof location !== "string") {
       throw new ToolError(`${what}: ${url.host} answered HTTP ${response.status}; check the URL`);

@@ -99,6 +99,8 @@ describe("parseInline", () => {
   it("unescapes backslashed markup characters and keeps other backslashes (paths, patterns)", () => {
     expect(parseInline("\\# \\> \\- \\~ \\! \\| \\& C:\\path \\é")).toEqual([run("# > - ~ ! | & C:\\path \\é")]);
     for (const text of ["..\\..\\bin\\tool.exe", "C:\\Users\\me\\.ssh", "^\\d+\\.\\d+$"]) expect(parseInline(text)).toEqual([run(text)]);
+    // A numbered item's escape and a dollar escaped against math lose their backslash.
+    expect(parseInline("1\\. Not a list, \\$5")).toEqual([run("1. Not a list, $5")]);
   });
 
   it("reads <br> as a line break and entity references as their characters, keeping the rest as written", () => {
@@ -107,6 +109,8 @@ describe("parseInline", () => {
     expect(parseInline("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")).toEqual([run("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")]);
     expect(parseInline("`&amp; <br>`")).toEqual([run("&amp; <br>", { code: true })]);
     expect(parseInline("[a&amp;b](https://e.org/?a=1&amp;b=2)")).toEqual([run("a&b", { link: "https://e.org/?a=1&b=2" })]);
+    // In a target only &amp; is read: no reference puts a space or control into a URL.
+    expect(parseInline("[a](https://e.org/&#x20;x)")).toEqual([run("a", { link: "https://e.org/&#x20;x" })]);
   });
 
   it("reads the HTML tags of inline style where the closing tag follows, dropping those without a style", () => {
@@ -127,6 +131,9 @@ describe("parseInline", () => {
       run(" H2O g"),
     ]);
     for (const text of ["<b>unclosed", "</b> stray", "<u>open", "a <b and c> d"]) expect(parseInline(text)).toEqual([run(text)]);
+    // A closing tag in code further on closes nothing: `<b>` written about in prose stays text.
+    expect(parseInline("Type <b> to start, e.g. `<b>hi</b>` here")).toEqual([run("Type <b> to start, e.g. "), run("<b>hi</b>", { code: true }), run(" here")]);
+    expect(parseInline("<code></code>")).toEqual([run("<code></code>")]);
     // Many opening tags without closing ones: each closing-tag search goes on from where the last one stopped.
     for (const text of ["<b>".repeat(60_000), "<code>".repeat(40_000), "<u>x</u>".repeat(30_000)]) {
       const started = performance.now();

@@ -23,9 +23,10 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
  * escape a character markup here uses (not every ASCII punctuation, as CommonMark would: `C:\Users\me\.ssh`
  * and `\d+\.\d+` stay as written). What models write of HTML in markdown is read too: `<br>` is a line
  * break (the only way to one in a markdown table's cell), and `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,
- * `&nbsp;` and numeric references are their characters, in text, link text and link targets alike, and
- * `<b>`/`<strong>`, `<i>`/`<em>`, `<s>`/`<del>`, `<code>` style their text where the closing tag follows
- * (`<u>`, `<sup>`, `<sub>`, `<mark>`, `<small>`, `<span>` are dropped, their text kept). A marker without its closing partner is kept as text, so
+ * `&nbsp;` and numeric references are their characters in text and link text (`&amp;` in link targets
+ * too), and `<b>`/`<strong>`, `<i>`/`<em>`, `<s>`/`<del>`/`<strike>`, `<code>` style their text where the
+ * closing tag follows, not past code (`<u>`, `<sup>`, `<sub>`, `<mark>`, `<small>`, `<span>` are dropped,
+ * their text kept). A marker without its closing partner is kept as text, so
  * ordinary prose with a lone asterisk renders as written.
  *
  * @example
@@ -64,7 +65,7 @@ export function parseInline(source: string): Run[] {
   let close = 0; // the next "](" after the current "[" (-1: none left), found once per position, not per "["
   for (let i = 0; i < source.length; ) {
     const unit = source.charCodeAt(i);
-    if (unit === BACKSLASH && i + 1 < source.length && ESCAPABLE.test(source[i + 1]!)) {
+    if (unit === BACKSLASH && i + 1 < source.length && (ESCAPABLE.test(source[i + 1]!) || (source[i + 1] === "." && DIGIT.test(source[i - 1] ?? "")))) {
       i = literal(i, 2, source[i + 1]!);
       continue;
     }
@@ -92,7 +93,7 @@ export function parseInline(source: string): Run[] {
       if (match) {
         // An image in markdown (![alt](url)) can't be drawn inside a paragraph: its alt text links to it.
         flush(source.charCodeAt(i - 1) === BANG && from <= i - 1 ? i - 1 : i);
-        add(runs, styled(decodeEntities(match[1]!), false, decodeEntities(match[2]!)));
+        add(runs, styled(decodeEntities(match[1]!), false, match[2]!.replaceAll("&amp;", "&")));
         i += match[0].length;
         from = i;
         continue;
@@ -118,7 +119,7 @@ export function parseInline(source: string): Run[] {
       const name = tag?.[2]!.toLowerCase();
       if (tag && name === "code" && !tag[1]) {
         const end = tags.closer("code", i + tag[0].length);
-        if (end !== -1) {
+        if (end > i + tag[0].length && !source.slice(i + tag[0].length, end).includes("`")) {
           flush(i);
           add(runs, styled(decodeEntities(source.slice(i + tag[0].length, end)), true));
           i = end + "</code>".length;
@@ -210,8 +211,12 @@ const TAG_STYLES: Record<string, "bold" | "italic" | "strike" | "none"> = {
   small: "none",
   span: "none",
 };
-/** What a backslash keeps as text: the characters inline markup and markdown blocks use (`#` headings, `>` quotes, `-` and `+` items, `|` cells). */
-const ESCAPABLE = /[\\*`[\]()_<>~&!#|+-]/;
+/**
+ * What a backslash keeps as text: the characters inline markup and markdown blocks use (`#` headings, `>`
+ * quotes, `-` and `+` items, `|` cells) and `$`, which models escape against math; `.` only after a digit
+ * (`1\.`, a numbered item's escape), as paths and patterns have `\.` of their own.
+ */
+const ESCAPABLE = /[\\*`[\]()_<>~&!#|+$-]/;
 const ENTITY = /^&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{1,7})|#[xX]([\da-fA-F]{1,6}));/;
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00A0" };
 
@@ -230,6 +235,7 @@ function entity(match: RegExpExecArray): string | undefined {
   return String.fromCodePoint(code);
 }
 
+const DIGIT = /\d/;
 const AMPERSAND = 0x26;
 const BANG = 0x21;
 const TILDE = 0x7e;
@@ -320,6 +326,7 @@ class HtmlTags {
   /** Per tag: the closing tag found last (-1: none at or after `from`), and where that search started. */
   readonly #found = new Map<string, { from: number; at: number }>();
   readonly #open = new Map<string, number>();
+  #tick = { from: 0, at: -1 };
 
   constructor(source: string) {
     this.#source = source;
@@ -338,9 +345,19 @@ class HtmlTags {
 
   /** Whether an opening tag of `name` ending at `from` has its closing tag after it (and counts it open). */
   open(name: string, from: number): boolean {
-    if (this.closer(name, from) === -1) return false;
+    const at = this.closer(name, from);
+    // Not one in code further on (`<b>` written about in prose, then `` `<b>hi</b>` ``).
+    if (at === -1 || this.#backtick(from) < at) return false;
     this.#open.set(name, (this.#open.get(name) ?? 0) + 1);
     return true;
+  }
+
+  /** The first backtick at or after `from` (infinity: none), remembered as {@link closer} does. */
+  #backtick(from: number): number {
+    if (this.#tick.at >= from || (this.#tick.at === Number.POSITIVE_INFINITY && this.#tick.from <= from)) return this.#tick.at;
+    const at = this.#source.indexOf("`", from);
+    this.#tick = { from, at: at === -1 ? Number.POSITIVE_INFINITY : at };
+    return this.#tick.at;
   }
 
   /** Whether a closing tag of `name` closes one opened (and counts it closed). */

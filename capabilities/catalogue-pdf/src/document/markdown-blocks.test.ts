@@ -95,6 +95,8 @@ describe("paragraphBlocks", () => {
     expect(paragraphBlocks("> Invent it.\n> — Alan Kay", "f")).toEqual([{ type: "quote", text: "Invent it.", attribution: "Alan Kay" }]);
     expect(paragraphBlocks("> one line", "f")).toEqual([{ type: "quote", text: "one line" }]);
     expect(paragraphBlocks(`> a\n> — ${"n".repeat(201)}`, "f")).toEqual([{ type: "quote", text: `a\n— ${"n".repeat(201)}` }]);
+    expect(paragraphBlocks("> Invent it.\n> — *Alan Kay*", "f")).toEqual([{ type: "quote", text: "Invent it.", attribution: "*Alan Kay*" }]);
+    expect(paragraphBlocks(">> nested\n> outer", "f")).toEqual([{ type: "quote", text: "nested\nouter" }]);
     // A rule after a quote is a rule, not its attribution.
     expect(paragraphBlocks("> Quote\n---\nMore", "f")).toEqual([{ type: "quote", text: "Quote" }, { type: "rule" }, { type: "paragraph", text: "More" }]);
   });

@@ -149,9 +149,9 @@ const RULE = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 // an email signature's `-- `, not a paragraph of several lines, which CommonMark would take whole).
 const SETEXT = /^ {0,3}(?:={3,}|-{3,})[ \t]*$/;
 // A quote's line: `>` and a space, or `>` alone (not `>50 %`, `>= 18`).
-const QUOTE_LINE = /^ {0,3}>(?:[ \t]|$)/;
-// An attribution closing a quote: a dash, then a name (a letter or digit first: `---` is a rule).
-const ATTRIBUTION = /^(?:—|–|--|―)\s*([\p{L}\p{N}].*)$/u;
+const QUOTE_LINE = /^ {0,3}>(?:[ \t>]|$)/;
+// An attribution closing a quote: a dash, then a name (not a dash: `---` is a rule); `— *Alan Kay*` too.
+const ATTRIBUTION = /^(?:—|–|--|―)\s*([^\s—–―-].*)$/u;
 const MAX_ATTRIBUTION = 200;
 
 /** A line of text a heading underline can make a heading: not a list item or a table row. */
@@ -161,7 +161,8 @@ function isPlainLine(line: string): boolean {
 
 /** `>` lines as a quote block: the markers dropped, a last line `— Name` (quoted or not) its attribution; undefined if empty. */
 function quoteOf(lines: string[]): MarkdownBlock | undefined {
-  const text = lines.map((line) => line.replace(/^ {0,3}>[ \t]?/, "").trimEnd());
+  // Nested quotes (`>>`) are read as one.
+  const text = lines.map((line) => line.replace(/^ {0,3}(?:>[ \t]?)+/, "").trimEnd());
   // Only as long as a quote block's attribution may be: a longer last line stays quoted text.
   const by = text.length > 1 ? ATTRIBUTION.exec(text.at(-1)!.trim())?.[1] : undefined;
   const attribution = by !== undefined && by.length <= MAX_ATTRIBUTION ? by : undefined;

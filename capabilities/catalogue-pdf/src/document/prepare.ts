@@ -164,7 +164,8 @@ class Preparer {
   plain(text: string, field: string, faces: FontKey[]): string {
     // One line: a title, heading, header or footer is drawn (and a heading listed in the contents) as
     // one, so a line break in it (`<br>` included) is a space.
-    const normalised = plainText(normalise(text)).replace(/[ \t]*\n[ \t]*/g, " ");
+    const normalised = plainText(normalise(text)).replace(/\s*\n\s*/g, " ");
+    if (!/\S/.test(normalised)) throw new ToolError(`${field}: has no text once its markup is read (${JSON.stringify(text.slice(0, 40))}); write the words themselves`);
     this.count(normalised);
     for (const face of faces) this.#check(normalised, face, field);
     return normalised;

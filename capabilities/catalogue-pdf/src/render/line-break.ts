@@ -170,7 +170,7 @@ class LineBuilder {
   }
 }
 
-const sameStyle = (a: Run, b: Run) => a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link && a.strike === b.strike;
+const sameStyle = (a: Run, b: Run) => a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link && a.linkId === b.linkId && a.strike === b.strike;
 
 /**
  * Writes a paragraph's, list item's, title's or heading's runs as {@link breakLines} breaks them, line by

@@ -56,8 +56,8 @@ export class Tags {
   readonly #stack: Open[];
   readonly #compact: (dictionary: unknown) => void;
   #marking: Marking | undefined;
-  /** The last Link element made, to take the next piece of the same link. */
-  #link: { element: Element; id: number | undefined; parent: Element } | undefined;
+  /** Each link's Link element by its id, to take the link's later pieces (in the same parent). */
+  readonly #links = new Map<number, { element: Element; parent: Element }>();
 
   /** `compact` is given each element's dictionary, to be written compactly (see render/object-streams.ts). */
   constructor(doc: Doc, compact: (dictionary: unknown) => void) {
@@ -123,12 +123,13 @@ export class Tags {
     const marking = this.#marking;
     if (!marking) return draw();
     this.#endMarking();
-    let link = this.#link;
-    if (!link || link.id !== id || id === undefined || link.parent !== marking.element) {
+    let link = id === undefined ? undefined : this.#links.get(id);
+    if (!link || link.parent !== marking.element) {
       const element = this.#struct("Link", { contents: description });
       marking.element.add(element);
-      // Ended with its parent, after its last piece.
-      link = this.#link = { element, id, parent: marking.element };
+      // Ended with its parent, after its last piece (right-to-left lines draw pieces of several links in turn).
+      link = { element, parent: marking.element };
+      if (id !== undefined) this.#links.set(id, link);
     }
     // pdfkit gives the annotation of a link it draws to the current structure element, if it is a Link.
     const doc = this.#doc as unknown as { _currentStructureElement?: unknown };

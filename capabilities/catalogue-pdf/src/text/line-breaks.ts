@@ -58,8 +58,8 @@ function* betweenWords(text: string, from: number, to: number): Generator<LineBr
 
 /**
  * A character with the marks that follow it, as [from, to) ranges of text[start, end); a virama or coeng
- * joins the consonant after it too (Devanagari क्ष, Khmer ខ្ម are one cluster, drawn as one), up to
- * {@link MAX_CLUSTER} code units.
+ * joins the consonant after it too (Devanagari क्ष, Khmer ខ្ម are one cluster, drawn as one), until it
+ * is {@link MAX_CLUSTER} code units long.
  */
 export function* clusters(text: string, start: number, end: number): Generator<[number, number]> {
   let from = start;

@@ -47,7 +47,11 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
  * text (PDF/UA 7.3).
  */
 function unnamedAlt(name: string | undefined): string {
-  return name ? `Image: ${name.slice(0, 200)}` : "Image";
+  // A name is anyone's: controls and invisible or direction-changing characters are left out.
+  const shown = Array.from((name ?? "").replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, "").trim())
+    .slice(0, 200)
+    .join("");
+  return shown ? `Image: ${shown}` : "Image";
 }
 
 /**
