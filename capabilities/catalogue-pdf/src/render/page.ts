@@ -76,8 +76,9 @@ export function runOf(text: string, face: FontKey): Run {
 
 /**
  * Writes inline runs as one flowing paragraph from (x, doc.y): each run in its face (and each script in
- * its own font instance, see SCRIPTS), links underlined and clickable, struck text struck through. Options are given on every call
- * because pdfkit carries them over between continued calls.
+ * its own font instance, see SCRIPTS), links underlined and clickable (each in its Link element), struck
+ * text struck through. Options are given on every call because pdfkit carries them over between continued
+ * calls.
  */
 export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions): void {
   const color = options.color ?? STYLE.text;

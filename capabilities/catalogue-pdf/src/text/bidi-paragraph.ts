@@ -56,8 +56,9 @@ interface Laid {
 /**
  * Lays out a paragraph by the Unicode Bidirectional Algorithm (UAX #9, bidi-js) and breaks its lines
  * where UAX #14 allows (the linebreak package pdfkit uses too: between ideographs, never before closing
- * punctuation) and between the words of Thai and its kin (text/line-breaks.ts). A paragraph takes the direction of its first strong character (UAX #9, P2), and one with
- * none (numbers, punctuation) the document's.
+ * punctuation) and between the words of Thai and its kin (text/line-breaks.ts). A paragraph takes the
+ * direction of its first strong character (UAX #9, P2), and one with none (numbers, punctuation) the
+ * document's.
  */
 function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
   const text = runsText(runs) || " ";
