@@ -35,12 +35,14 @@ async function structTrees(bytes: Buffer): Promise<{ trees: Node[]; marked: bool
   return { trees, marked, language: (info as { Language?: unknown }).Language };
 }
 
-/** The annotations of page 1 as pdf.js reads them: description and structure parent. */
-async function annotationsOf(bytes: Buffer): Promise<{ contentsObj?: { str: string }; structParent?: number }[]> {
+/** The annotations of the first `pages` pages as pdf.js reads them: description, structure parent, target. */
+async function annotationsOf(bytes: Buffer, pages = 1): Promise<{ contentsObj?: { str: string }; structParent?: number; url?: string }[]> {
   installStandIns();
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const task = getDocument({ data: new Uint8Array(bytes) });
-  const annotations = await (await (await task.promise).getPage(1)).getAnnotations();
+  const doc = await task.promise;
+  const annotations = [];
+  for (let p = 1; p <= Math.min(pages, doc.numPages); p++) annotations.push(...(await (await doc.getPage(p)).getAnnotations()));
   await task.destroy();
   return annotations;
 }
@@ -165,6 +167,14 @@ describe("tagged PDF", () => {
     // The right-to-left links' lines, drawn in visual order, still make one element each.
     expect(new Set(annotations.slice(7).map(([target]) => target))).toEqual(new Set(["https://e.example/1", "https://e.example/2"]));
     expect(qpdfCheck(bytes)).toMatchObject({ ok: true });
+  });
+
+  it("draws a link in a table's header as text where the header repeats (an artifact), so every annotation is tagged", async () => {
+    const rows = Array.from({ length: 90 }, (_, i) => [`row ${i}`, String(i)]);
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "T", sections: [{ heading: "H", content: [{ type: "table", columns: ["[Name](https://h.example)", "Value"], rows }] }] }));
+    const annotations = await annotationsOf(bytes, 10);
+    expect(annotations.filter((a) => a.url?.startsWith("https://h.example"))).toHaveLength(1);
+    for (const annotation of annotations) expect(annotation.structParent).toBeDefined();
   });
 
   it("keeps a right-to-left paragraph that goes on to the next page tagged there", async () => {

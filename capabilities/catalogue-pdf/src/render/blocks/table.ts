@@ -49,8 +49,10 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
   const { widths, rowOf, header, first } = tableStart(doc, table);
   const aligns = table.columns.map((c) => c.align);
   const tags = tagsOf(doc);
-  // The header row is tagged once (TH, scope column); its repeats on later pages are artifacts.
-  const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, header, widths, aligns, left, STYLE.headerFill, cell);
+  // The header row is tagged once (TH, scope column); its repeats on later pages are artifacts, their
+  // links drawn as text (an annotation in an artifact would have no place in the structure tree).
+  let repeated: Row | undefined;
+  const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, cell ? header : (repeated ??= unlinked(header)), widths, aligns, left, STYLE.headerFill, cell);
 
   ensureSpace(doc, header.height + (first?.height ?? 0));
   tags.open("Table");
@@ -79,6 +81,12 @@ interface Row {
   cells: readonly Run[][];
   lines: readonly (Line[] | undefined)[];
   height: number;
+}
+
+/** `row` with its links as plain text. */
+function unlinked(row: Row): Row {
+  const plain = (run: Run): Run => (run.link === undefined ? run : { text: run.text, bold: run.bold, italic: run.italic, code: run.code, ...(run.strike ? { strike: true } : {}) });
+  return { ...row, cells: row.cells.map((runs) => runs.map(plain)), lines: row.lines.map((lines) => lines?.map((line) => ({ ...line, runs: line.runs.map(plain) }))) };
 }
 
 /** One row; its cells tagged as `cell` (TH or TD), or the whole row an artifact without one (a repeated header). */
