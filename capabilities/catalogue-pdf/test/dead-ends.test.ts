@@ -159,6 +159,25 @@ describe("content as meant", () => {
     expect(inkAcross(page, between, 250)).toBe(true);
   });
 
+  it("takes block types and keys of other document models as meant (heading, bullet_list, divider, a table's headers, an image's src)", async () => {
+    const content = [
+      { type: "heading", text: "Intro" },
+      { type: "text", content: "Body text." },
+      { type: "bullet_list", items: ["one", "two"] },
+      { type: "Numbered List", bullets: ["first", "second"] },
+      { type: "divider" },
+      { type: "table", headers: ["Item", "Price"], data: [["Tea", "4"]] },
+      { type: "list", ordered: "true", items: ["x", "y"] },
+    ];
+    const out = pdfText(pdf.bytes(await pdf.ok("create_pdf_document", doc(content))), { layout: true });
+    expect(out).toMatch(/Intro\s+Body text\.\s+•\s+one\s+•\s+two\s+1\.\s+first\s+2\.\s+second\s+Item\s+Price\s+Tea\s+4\s+1\.\s+x\s+2\.\s+y/);
+    expect(out).not.toContain("---");
+    // An image's src is its url: the error is the fetch's, at the url field, not an unknown key.
+    expect(await pdf.fails("create_pdf_document", doc([{ type: "image", src: "https://images.invalid/a.png" }]))).toMatch(/^sections\[0\]\.content\[0\]\.url: /);
+    // A type no model of ours knows is still refused with the types there are.
+    expect(await pdf.fails("create_pdf_document", doc([{ type: "chart", data: [1] }]))).toContain("expected paragraph, list, table, quote, code, image or page_break");
+  });
+
   it("renders 100 KB of pasted text across pages", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
     const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");

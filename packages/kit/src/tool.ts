@@ -35,6 +35,13 @@ export interface ToolSpec<I extends InputSchema, R extends ToolResult, C extends
    * Default: every credential declared `required`.
    */
   needs?: readonly (keyof C & string)[];
+  /**
+   * Rewrites, in place, what models commonly write for this tool's arguments in a shape the schema does
+   * not take (another name for a block type, a key), into the schema's own; true when it changed
+   * anything. Called only after a failed parse, then the arguments are parsed again: a valid call pays
+   * nothing, and the schema models see stays the one source of truth.
+   */
+  repair?: (args: Record<string, unknown>) => boolean;
   run(args: z.output<I>, ctx: ToolContext<C>): ToolOutput<R>;
 }
 
@@ -48,6 +55,7 @@ export interface ToolDefinition<C extends CredentialSpecs = CredentialSpecs> {
   readonly args: Partial<JsonBounds> | undefined;
   readonly fit: FitResult | undefined;
   readonly needs: readonly string[] | undefined;
+  readonly repair: ((args: Record<string, unknown>) => boolean) | undefined;
   run(args: unknown, ctx: ToolContext<C>): ToolOutput<ToolResult>;
 }
 
@@ -69,6 +77,7 @@ export function tool<I extends InputSchema, R extends ToolResult, C extends Cred
     args: spec.args,
     fit: spec.fit as FitResult | undefined,
     needs: spec.needs,
+    repair: spec.repair,
     run: spec.run as ToolDefinition<C>["run"],
   };
 }

@@ -1,6 +1,7 @@
 import { tool, type ToolContext } from "@selu-catalogue/kit";
 import { holdAttachments, loadImages } from "../document/images.js";
 import { prepareDocument, type PreparedDocument } from "../document/prepare.js";
+import { repairDocumentArgs } from "../document/repair-args.js";
 import { createDocumentInput, type CreateDocumentArgs } from "../document/schema.js";
 import { CREATE_ARGS_BOUNDS, PDF_LIMITS } from "../limits.js";
 import { coverage } from "../text/font-runs.js";
@@ -19,6 +20,8 @@ export const createPdfDocument = tool({
   // Not terminal: Selu would show the user this JSON result verbatim as the whole reply and end the turn
   // (before a follow-up such as emailing the file). The model answers instead; the file is attached anyway.
   terminalOnSuccess: false,
+  // Block types and keys of other document models (a `heading`, a table's `headers`) taken as meant.
+  repair: repairDocumentArgs,
   async run(args, ctx) {
     const prepared = prepareDocument(args, coverage());
     // The slot is taken before the images are decoded: waiting calls hold their arguments and their

@@ -11,7 +11,7 @@ import { tool } from "../tool.js";
 import { invokeTool, type InvokeInput } from "./invoke.js";
 import { Runtime } from "./runtime.js";
 
-const seen = { started: 0, aborted: undefined as boolean | undefined };
+const seen = { started: 0, aborted: undefined as boolean | undefined, repairs: 0 };
 const capability = defineCapability({
   id: "calls",
   limits: { calls: { max: 32 } },
@@ -62,6 +62,19 @@ const capability = defineCapability({
       policy: "allow",
       run: (args) => args,
     }),
+    repairs: tool({
+      description: "echoes a block, taking `figure` for an image and `Picture` in another case",
+      input: z.object({ block: z.discriminatedUnion("type", [z.object({ type: z.literal("image"), caption: z.string().optional() }).strict(), z.object({ type: z.literal("page_break") }).strict()]) }),
+      policy: "allow",
+      repair: (args) => {
+        seen.repairs++;
+        const block = args.block as { type?: unknown };
+        if (block?.type !== "figure" && block?.type !== "Figure") return false;
+        block.type = block.type === "figure" ? "image" : "Image";
+        return true;
+      },
+      run: (args) => args,
+    }),
   },
 });
 
@@ -102,6 +115,17 @@ describe("one async call path", () => {
     expect(outcome).toEqual({ ok: true, resultJson: Buffer.from('{"block":{"type":"image"},"size":"A4"}') });
     expect(await invokeTool(runtime, input("blocks", { block: { type: "Page Break" } }))).toMatchObject({ ok: true });
     expect(await invokeTool(runtime, input("blocks", { block: { type: "image" }, size: "A5" }))).toEqual({ ok: false, error: expect.stringMatching(/^invalid arguments for blocks: size: /) });
+  });
+
+  it("lets a tool repair what models write in another shape after a failed parse only, then fixes the case too", async () => {
+    const runtime = new Runtime(capability, { logger: silentLogger });
+    seen.repairs = 0;
+    expect(await invokeTool(runtime, input("repairs", { block: { type: "image" } }))).toMatchObject({ ok: true });
+    expect(seen.repairs).toBe(0);
+    expect(await invokeTool(runtime, input("repairs", { block: { type: "figure", caption: "c" } }))).toEqual({ ok: true, resultJson: Buffer.from('{"block":{"type":"image","caption":"c"}}') });
+    // Repaired into another case, then read in the schema's: both fixes in one call.
+    expect(await invokeTool(runtime, input("repairs", { block: { type: "Figure" } }))).toEqual({ ok: true, resultJson: Buffer.from('{"block":{"type":"image"}}') });
+    expect(await invokeTool(runtime, input("repairs", { block: { type: "chart" } }))).toEqual({ ok: false, error: expect.stringMatching(/^invalid arguments for repairs: block\.type: /) });
   });
 
   it("hands every handler a live signal linked to the caller's and to shutdown, and detaches it after", async () => {

@@ -148,13 +148,18 @@ function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): u
   if (shape.nulls) dropOptionalNulls(def.input, raw);
   let parsed = def.input.safeParse(raw);
   if (parsed.success) return parsed.data;
-  // An option in another case ("a4", "Landscape") is taken as meant: refused, it can end the user's turn.
-  // Again after a fix: a union's branch, once its discriminator is fixed, reports its own options.
-  for (let round = 0; round < 3 && fixOptionCase(parsed.error.issues, raw); round++) {
+  // What the tool knows models write in another shape, then an option in another case ("a4",
+  // "Landscape"), are taken as meant: refused, an argument can end the user's turn. Again after a fix: a
+  // union's branch, once its discriminator is fixed, reports its own options.
+  let changed = def.repair?.(raw) ?? false;
+  for (let round = 0; round < 3; round++) {
+    changed = fixOptionCase(parsed.error.issues, raw) || changed;
+    if (!changed) break;
     // A union's branch found only now (its discriminator was in another case) reads its nulls too.
     if (shape.nulls) dropOptionalNulls(def.input, raw);
     parsed = def.input.safeParse(raw);
     if (parsed.success) return parsed.data;
+    changed = false;
   }
   const known = Object.keys(def.input.shape);
   const hint = parsed.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0) ? ` (the tool takes: ${known.join(", ") || "no arguments"})` : "";
