@@ -174,8 +174,11 @@ describe("content as meant", () => {
     expect(out).not.toContain("---");
     // An image's src is its url: the error is the fetch's, at the url field, not an unknown key.
     expect(await pdf.fails("create_pdf_document", doc([{ type: "image", src: "https://images.invalid/a.png" }]))).toMatch(/^sections\[0\]\.content\[0\]\.url: /);
-    // A type no model of ours knows is still refused with the types there are.
-    expect(await pdf.fails("create_pdf_document", doc([{ type: "chart", data: [1] }]))).toContain("expected paragraph, list, table, quote, code, image or page_break");
+    // A type no model of ours knows is still refused with the types there are, names of an object's own
+    // properties too (once an internal error).
+    for (const type of ["chart", "toString", "__proto__", "hasOwnProperty"]) {
+      expect(await pdf.fails("create_pdf_document", doc([{ type, data: [1] }])), type).toContain("expected paragraph, list, table, quote, code, image or page_break");
+    }
   });
 
   it("renders 100 KB of pasted text across pages", async () => {

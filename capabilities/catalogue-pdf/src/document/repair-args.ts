@@ -20,21 +20,17 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
 
 /** One block: its type by another name first, then its keys by other names. */
 function repairBlock(block: Block): boolean {
-  let changed = false;
-  const type = typeof block.type === "string" ? loose(block.type) : "";
-  const as = TYPES[type];
+  const as = typeof block.type === "string" ? TYPES.get(loose(block.type)) : undefined;
   if (as) {
-    changed = true;
-    rename(block, "content", "text") || rename(block, "value", "text");
-    if (as.type === "paragraph" && typeof block.text === "string") {
-      // Written as the markdown a paragraph reads: a heading becomes a bold paragraph, a rule a rule.
-      if (as.heading) block.text = `# ${block.text}`;
-    }
-    if (as.rule) block.text = "---";
     block.type = as.type;
     if (as.ordered !== undefined && block.ordered === undefined) block.ordered = as.ordered;
   }
-  for (const [from, to] of KEYS[typeof block.type === "string" ? block.type : ""] ?? []) changed = rename(block, from, to) || changed;
+  let changed = as !== undefined;
+  const keys = typeof block.type === "string" ? KEYS.get(block.type) : undefined;
+  for (const [from, to] of keys ?? []) changed = rename(block, from, to) || changed;
+  // Written as the markdown a paragraph reads: a heading becomes a bold paragraph, a rule a rule.
+  if (as?.heading && typeof block.text === "string") block.text = `# ${block.text}`;
+  if (as?.rule) block.text = "---";
   // "true" and "false" for a list's `ordered`.
   if (block.type === "list" && (block.ordered === "true" || block.ordered === "false")) {
     block.ordered = block.ordered === "true";
@@ -56,78 +52,85 @@ const rule: Alias = { type: "paragraph", rule: true };
 const bullets: Alias = { type: "list", ordered: false };
 const numbers: Alias = { type: "list", ordered: true };
 
-/** Block types of other document models, by their {@link loose} name (no key is a type of the schema's). */
-const TYPES: Record<string, Alias> = {
-  heading,
-  header: heading,
-  title: heading,
-  subtitle: heading,
-  subheading: heading,
-  sectionheading: heading,
-  h1: heading,
-  h2: heading,
-  h3: heading,
-  h4: heading,
-  h5: heading,
-  h6: heading,
-  text: paragraph,
-  markdown: paragraph,
-  body: paragraph,
-  para: paragraph,
-  p: paragraph,
-  divider: rule,
-  hr: rule,
-  horizontalrule: rule,
-  rule,
-  separator: rule,
-  bulletlist: bullets,
-  bulletedlist: bullets,
-  bullets,
-  unorderedlist: bullets,
-  ul: bullets,
-  numberedlist: numbers,
-  orderedlist: numbers,
-  ol: numbers,
-};
+/**
+ * Block types of other document models, by their {@link loose} name (no key is a type of the schema's).
+ * Maps, not objects: a type a model writes is any string (`toString`, `__proto__`).
+ */
+const TYPES = new Map<string, Alias>(
+  Object.entries({
+    heading,
+    header: heading,
+    title: heading,
+    subtitle: heading,
+    subheading: heading,
+    sectionheading: heading,
+    h1: heading,
+    h2: heading,
+    h3: heading,
+    h4: heading,
+    h5: heading,
+    h6: heading,
+    text: paragraph,
+    markdown: paragraph,
+    body: paragraph,
+    para: paragraph,
+    p: paragraph,
+    divider: rule,
+    hr: rule,
+    horizontalrule: rule,
+    rule,
+    separator: rule,
+    bulletlist: bullets,
+    bulletedlist: bullets,
+    bullets,
+    unorderedlist: bullets,
+    ul: bullets,
+    numberedlist: numbers,
+    orderedlist: numbers,
+    ol: numbers,
+  }),
+);
 
 /** Other names for a block's keys, by the block's type: [written, the schema's]. */
-const KEYS: Record<string, [string, string][]> = {
-  paragraph: [
-    ["content", "text"],
-    ["value", "text"],
-  ],
-  list: [
-    ["bullets", "items"],
-    ["entries", "items"],
-    ["points", "items"],
-  ],
-  table: [
-    ["headers", "columns"],
-    ["header", "columns"],
-    ["data", "rows"],
-    ["body", "rows"],
-  ],
-  quote: [
-    ["content", "text"],
-    ["author", "attribution"],
-    ["source", "attribution"],
-  ],
-  code: [
-    ["content", "text"],
-    ["code", "text"],
-    ["lang", "language"],
-  ],
-  image: [
-    ["src", "url"],
-    ["href", "url"],
-    ["alt_text", "alt"],
-    ["altText", "alt"],
-  ],
-};
+const KEYS = new Map<string, [string, string][]>(
+  Object.entries({
+    paragraph: [
+      ["content", "text"],
+      ["value", "text"],
+    ],
+    list: [
+      ["bullets", "items"],
+      ["entries", "items"],
+      ["points", "items"],
+    ],
+    table: [
+      ["headers", "columns"],
+      ["header", "columns"],
+      ["data", "rows"],
+      ["body", "rows"],
+    ],
+    quote: [
+      ["content", "text"],
+      ["author", "attribution"],
+      ["source", "attribution"],
+    ],
+    code: [
+      ["content", "text"],
+      ["code", "text"],
+      ["lang", "language"],
+    ],
+    image: [
+      ["src", "url"],
+      ["href", "url"],
+      ["alt_text", "alt"],
+      ["altText", "alt"],
+    ],
+  }),
+);
 
 /** Moves `block[from]` to `block[to]` when only the first is there; true when it did. */
 function rename(block: Block, from: string, to: string): boolean {
-  if (!(from in block) || to in block) return false;
+  if (!Object.hasOwn(block, from) || Object.hasOwn(block, to)) return false;
   block[to] = block[from];
   delete block[from];
   return true;
