@@ -56,6 +56,13 @@ export function parseInline(source: string): Run[] {
     if (text) add(runs, styled(text, false));
     pending = "";
   };
+  /** Markup at source[i, i + length): the text before it ends there, then `run` (if any); returns where reading goes on. */
+  const markup = (i: number, length: number, run?: Run) => {
+    flush(i);
+    if (run) add(runs, run);
+    from = i + length;
+    return from;
+  };
   /** Text standing for source[i, i + length): kept with the literal text around it. */
   const literal = (i: number, length: number, text: string) => {
     pending = pending + source.slice(from, i) + text;
@@ -80,10 +87,7 @@ export function parseInline(source: string): Run[] {
     if (unit === BACKTICK) {
       const end = source.indexOf("`", i + 1);
       if (end > i + 1) {
-        flush(i);
-        add(runs, styled(source.slice(i + 1, end), true));
-        i = end + 1;
-        from = i;
+        i = markup(i, end + 1 - i, styled(source.slice(i + 1, end), true));
         continue;
       }
     }
@@ -92,20 +96,15 @@ export function parseInline(source: string): Run[] {
       const match = close !== -1 && close - i <= LINK_TEXT_MAX + 1 ? LINK.exec(source.slice(i, close + 2 + 2_001)) : null;
       if (match) {
         // An image in markdown (![alt](url)) can't be drawn inside a paragraph: its alt text links to it.
-        flush(source.charCodeAt(i - 1) === BANG && from <= i - 1 ? i - 1 : i);
-        add(runs, styled(decodeEntities(match[1]!), false, match[2]!.replaceAll("&amp;", "&")));
-        i += match[0].length;
-        from = i;
+        const start = source.charCodeAt(i - 1) === BANG && from <= i - 1 ? i - 1 : i;
+        i = markup(start, i + match[0].length - start, styled(decodeEntities(match[1]!), false, match[2]!.replaceAll("&amp;", "&")));
         continue;
       }
     }
     if (unit === LESS && source.startsWith("http", i + 1)) {
       const match = AUTOLINK.exec(source.slice(i, i + 2_003));
       if (match) {
-        flush(i);
-        add(runs, styled(match[1]!, false, match[1]!));
-        i += match[0].length;
-        from = i;
+        i = markup(i, match[0].length, styled(match[1]!, false, match[1]!));
         continue;
       }
     }
@@ -118,12 +117,10 @@ export function parseInline(source: string): Run[] {
       const tag = TAG.exec(source.slice(i, i + 10));
       const name = tag?.[2]!.toLowerCase();
       if (tag && name === "code" && !tag[1]) {
-        const end = tags.closer("code", i + tag[0].length);
-        if (end > i + tag[0].length && !source.slice(i + tag[0].length, end).includes("`")) {
-          flush(i);
-          add(runs, styled(decodeEntities(source.slice(i + tag[0].length, end)), true));
-          i = end + "</code>".length;
-          from = i;
+        const start = i + tag[0].length;
+        const end = tags.closing("code", start);
+        if (end > start) {
+          i = markup(i, end + "</code>".length - i, styled(decodeEntities(source.slice(start, end)), true));
           continue;
         }
       } else if (tag && name !== "code") {
@@ -132,22 +129,18 @@ export function parseInline(source: string): Run[] {
         // An opening tag counts where its closing tag follows, a closing one where its kind opened the style.
         const toggles = tag[1] ? (style === "none" ? tags.close(name!) : by === LESS) : (style === "none" || by === 0) && tags.open(name!, i + tag[0].length);
         if (toggles) {
-          flush(i);
+          i = markup(i, tag[0].length);
           const to = tag[1] ? 0 : LESS;
           if (style === "bold") boldBy = to;
           else if (style === "italic") italicBy = to;
           else if (style === "strike") struckBy = to;
-          i += tag[0].length;
-          from = i;
           continue;
         }
       }
     }
     if (unit === TILDE && source.charCodeAt(i + 1) === TILDE && (struckBy === TILDE || (struckBy === 0 && closes(source, i + 2, "~~")))) {
-      flush(i);
+      i = markup(i, 2);
       struckBy = struckBy === 0 ? TILDE : 0;
-      i += 2;
-      from = i;
       continue;
     }
     // Underscores mark emphasis only at the edges of words: snake_case and a__b__c stay text.
@@ -158,26 +151,20 @@ export function parseInline(source: string): Run[] {
         source.charCodeAt(i + length) !== UNDERSCORE &&
         (by === UNDERSCORE ? closesUnderscore(source, i, length) : by === 0 && opensUnderscore(source, i, length) && underscoreClosers.after(i + length, length));
       if (toggles) {
-        flush(i);
+        i = markup(i, length);
         if (length === 2) boldBy = by === 0 ? UNDERSCORE : 0;
         else italicBy = by === 0 ? UNDERSCORE : 0;
-        i += length;
-        from = i;
         continue;
       }
     }
     if (unit === STAR && source.charCodeAt(i + 1) === STAR && (boldBy === STAR || (boldBy === 0 && closes(source, i + 2, "**")))) {
-      flush(i);
+      i = markup(i, 2);
       boldBy = boldBy === 0 ? STAR : 0;
-      i += 2;
-      from = i;
       continue;
     }
     if (unit === STAR && (italicBy === STAR || (italicBy === 0 && closes(source, i + 1, "*")))) {
-      flush(i);
+      i = markup(i, 1);
       italicBy = italicBy === 0 ? STAR : 0;
-      i += 1;
-      from = i;
       continue;
     }
     i += 1;
@@ -333,7 +320,7 @@ class HtmlTags {
   }
 
   /** Where the closing tag of `name` at or after `from` starts, or -1. */
-  closer(name: string, from: number): number {
+  #closer(name: string, from: number): number {
     const known = this.#found.get(name);
     if (known && (known.at >= from || (known.at === -1 && known.from <= from))) return known.at;
     const pattern = new RegExp(`</${name}>`, "gi");
@@ -343,16 +330,23 @@ class HtmlTags {
     return at;
   }
 
+  /**
+   * Where the closing tag of `name` at or after `from` starts, or -1; -1 too for one past a backtick, in
+   * code further on (`<b>` written about in prose, then `` `<b>hi</b>` ``).
+   */
+  closing(name: string, from: number): number {
+    const at = this.#closer(name, from);
+    return at !== -1 && this.#backtick(from) > at ? at : -1;
+  }
+
   /** Whether an opening tag of `name` ending at `from` has its closing tag after it (and counts it open). */
   open(name: string, from: number): boolean {
-    const at = this.closer(name, from);
-    // Not one in code further on (`<b>` written about in prose, then `` `<b>hi</b>` ``).
-    if (at === -1 || this.#backtick(from) < at) return false;
+    if (this.closing(name, from) === -1) return false;
     this.#open.set(name, (this.#open.get(name) ?? 0) + 1);
     return true;
   }
 
-  /** The first backtick at or after `from` (infinity: none), remembered as {@link closer} does. */
+  /** The first backtick at or after `from` (infinity: none), remembered as a closing tag is. */
   #backtick(from: number): number {
     if (this.#tick.at >= from || (this.#tick.at === Number.POSITIVE_INFINITY && this.#tick.from <= from)) return this.#tick.at;
     const at = this.#source.indexOf("`", from);
