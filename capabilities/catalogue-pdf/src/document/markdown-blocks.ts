@@ -11,25 +11,20 @@ export type MarkdownBlock = Block | { type: "rule" };
  * The blocks a paragraph's text means. Models often write markdown where the document model has blocks
  * (issue 17 item 2): a blank line between paragraphs, a markdown table, a `-` or `1.` list, a `#` heading,
  * a `>` quote, a `---` rule, a fenced code block. Where that is unambiguous it is taken as meant: fenced
- * code becomes a code block; the rest is split at blank lines; a `#` heading line, or lines of text
+ * code becomes a code block; the rest is split at blank lines; a `#` heading line, or one line of text
  * underlined with `===` or `---`, becomes a bold paragraph of its own; a `---`, `***` or `___` line
- * alone a horizontal rule; `>` lines a quote (a last line `— Name` its attribution); lines that are all
+ * alone a horizontal rule; `> ` lines a quote (a last line `— Name` its attribution); lines that are all
  * list items (indented ones nested), after any lines of lead-in text, become a list; a table (header
  * row, `|---|` row, body rows) becomes a table with the text around it kept as paragraphs. Anything else
  * stays one paragraph, its line breaks kept.
  */
 export function paragraphBlocks(text: string, field: string): MarkdownBlock[] {
-  // One line (most paragraphs) is one paragraph: no parts, lists or tables to look for.
-  if (!text.includes("\n")) {
-    const trimmed = text.trim();
-    const heading = headingText(trimmed);
-    if (heading) return [boldParagraph(heading)];
-    if (RULE.test(trimmed)) return [{ type: "rule" }];
-    const quote = QUOTE_LINE.test(trimmed) ? quoteOf([trimmed]) : undefined;
-    if (quote) return [quote];
-    return trimmed ? [{ type: "paragraph", text: trimmed }] : [];
-  }
   const blocks: MarkdownBlock[] = [];
+  // One line (most paragraphs) has no fences or blank lines to split at, and is read trimmed.
+  if (!text.includes("\n")) {
+    partBlocks(blocks, [text.trim()], field);
+    return blocks;
+  }
   for (const segment of fencedCode(text)) {
     if (typeof segment !== "string") blocks.push(segment);
     else for (const part of segment.split(/\n[ \t]*\n/)) if (/\S/.test(part)) partBlocks(blocks, part.split("\n"), field);
