@@ -35,9 +35,11 @@ export function hasUnspacedScript(text: string): boolean {
 /** The places lines of `text` may end, in order; the last is text.length. */
 export function* lineBreaks(text: string): Generator<LineBreak> {
   const breaker = new LineBreaker(text);
+  // Most text (Arabic, Chinese, Devanagari) has none of those scripts: no piece of it is looked at again.
+  const unspaced = UNSPACED.test(text);
   let last = 0;
   for (let found = breaker.nextBreak(); found; found = breaker.nextBreak()) {
-    if (UNSPACED.test(text.slice(last, found.position))) yield* betweenWords(text, last, found.position);
+    if (unspaced && UNSPACED.test(text.slice(last, found.position))) yield* betweenWords(text, last, found.position);
     yield found;
     last = found.position;
   }

@@ -85,7 +85,7 @@ interface Row {
 
 /** `row` with its links as plain text. */
 function unlinked(row: Row): Row {
-  const plain = (run: Run): Run => (run.link === undefined ? run : { text: run.text, bold: run.bold, italic: run.italic, code: run.code, ...(run.strike ? { strike: true } : {}) });
+  const plain = ({ link, linkId, ...run }: Run): Run => run;
   return { ...row, cells: row.cells.map((runs) => runs.map(plain)), lines: row.lines.map((lines) => lines?.map((line) => ({ ...line, runs: line.runs.map(plain) }))) };
 }
 
