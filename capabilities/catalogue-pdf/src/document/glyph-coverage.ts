@@ -38,7 +38,7 @@ export function missingGlyphs(text: string, font: GlyphSource): MissingGlyph[] {
   return missing;
 }
 
-/** Names missing characters for an error message: `"ሀ" (U+1200, Ethiopic script), "" (U+E000, private use)`. */
+/** Names missing characters for an error message: `"ᠮ" (U+182E, Mongolian script), "" (U+E000, private use)`. */
 export function describeMissing(missing: readonly MissingGlyph[], max = 8): string {
   const named = missing.slice(0, max).map((m) => `${JSON.stringify(m.char)} (U+${m.codePoint.toString(16).toUpperCase().padStart(4, "0")}, ${kindOf(m.char)})`);
   if (missing.length > max) named.push(`and ${missing.length - max} more`);

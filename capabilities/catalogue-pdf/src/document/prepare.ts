@@ -264,8 +264,9 @@ class Preparer {
     if (this.#missing.length > 3) fields.push(`and ${this.#missing.length - 3} more fields`);
     throw new ToolError(
       `the document has characters its fonts can't show (${fields.join("; ")}). ` +
-        "Supported: Latin, Greek, Cyrillic, Armenian, Georgian, Arabic (with Persian and Urdu), Hebrew, Devanagari, Bengali, " +
-        "Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala, Thai, Lao, Khmer, Myanmar, Chinese, Japanese, Korean, emoji and common symbols. " +
+        "Supported: Latin, Greek, Cyrillic, Armenian, Georgian, Arabic (with Persian and Urdu), Hebrew, Syriac, Thaana, N'Ko, Adlam, Devanagari, Bengali, " +
+        "Gurmukhi, Gujarati, Oriya, Tamil, Telugu, Kannada, Malayalam, Sinhala, Tibetan, Meetei Mayek, Ol Chiki, Thai, Lao, Khmer, Myanmar, " +
+        "Ethiopic, Tifinagh, Vai, Cherokee, Canadian syllabics, Chinese, Japanese, Korean, Yi, emoji and common symbols. " +
         "Remove or transliterate those characters.",
     );
   }

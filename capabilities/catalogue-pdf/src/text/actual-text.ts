@@ -21,10 +21,11 @@ function utf16Hex(text: string): string {
   return hex;
 }
 
-// Scripts whose glyphs don't map one to one, in order, onto their characters: Indic and Southeast Asian
-// scripts (reordering, conjuncts, stacked marks). Right-to-left text is left to its glyphs' mappings:
-// poppler rebuilds right-to-left lines from them, and reverses an ActualText it takes for visual order.
-export const COMPLEX = /[\u0900-\u0DFF\u0E00-\u0EFF\u0F00-\u0FFF\u1000-\u109F\u1780-\u17FF]/u;
+// Scripts whose glyphs don't map one to one, in order, onto their characters: Indic, Tibetan, Meetei
+// Mayek and Southeast Asian scripts (reordering, conjuncts, stacked marks). Right-to-left text is left to
+// its glyphs' mappings: poppler rebuilds right-to-left lines from them, and reverses an ActualText it
+// takes for visual order.
+export const COMPLEX = /[\u0900-\u0DFF\u0E00-\u0EFF\u0F00-\u0FFF\u1000-\u109F\u1780-\u17FF\uAAE0-\uAAFF\uABC0-\uABFF]/u;
 
 /**
  * Makes every text fragment pdfkit draws in a complex script carry its ActualText, by wrapping the

@@ -1,4 +1,4 @@
-import bidiFactory, { type EmbeddingLevels } from "bidi-js";
+import type { EmbeddingLevels } from "bidi-js";
 import { type Run, runsText } from "../document/inline.js";
 import { fonts, fontKeyFor } from "../render/fonts.js";
 import type { Doc } from "../render/doc.js";
@@ -9,9 +9,9 @@ import { hasRightToLeft } from "./direction.js";
 import { clusters, hasUnspacedScript, lineBreaks } from "./line-breaks.js";
 import { RIGHT_TO_LEFT } from "./shaping.js";
 import { reordered } from "./visual-order.js";
+import { embeddingLevels } from "./bidi-levels.js";
 import { isRegularWeight } from "./fallback-fonts.js";
 
-const bidi = bidiFactory();
 const STRONG = /\p{L}/u;
 
 /** How a paragraph's runs are sized and coloured (decided by the caller, page.ts). */
@@ -63,7 +63,7 @@ interface Laid {
 function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
   const text = runsText(runs) || " ";
   const context = textOf(doc);
-  const levels = bidi.getEmbeddingLevels(text, STRONG.test(text) ? "auto" : context.rtl ? "rtl" : "ltr");
+  const levels = embeddingLevels(text, STRONG.test(text) ? "auto" : context.rtl ? "rtl" : "ltr");
   const pieces: Piece[] = [];
   let at = 0;
   for (const run of runs) {
@@ -195,8 +195,8 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
       const { piece } = item;
       const color = style.colorOf(piece.run);
       useFont(doc, piece, piece.size).fillColor(color);
-      // Bold text in a font that ships no bold weight (CJK, emoji): its outlines are stroked as well as
-      // filled, in the same colour, a thirtieth of the size wide.
+      // Bold text in a font that ships no bold weight (CJK, emoji, N'Ko, …): its outlines are stroked as
+      // well as filled, in the same colour, a thirtieth of the size wide.
       const fauxBold = piece.run.bold && isRegularWeight(piece.name);
       if (fauxBold)
         doc

@@ -33,6 +33,20 @@ const FAMILIES = [
   { id: "noto-sans-jp", subsets: ["n"], bold: false },
   { id: "noto-sans-kr", subsets: ["n"], bold: false },
   { id: "noto-emoji", subsets: ["n"], bold: false },
+  // After CJK: Yi's and Tibetan's files also claim CJK punctuation and brackets.
+  { id: "noto-sans-ethiopic", subsets: ["ethiopic"], bold: true },
+  { id: "noto-serif-tibetan", subsets: ["tibetan"], bold: true },
+  { id: "noto-sans-thaana", subsets: ["thaana"], bold: true },
+  { id: "noto-sans-syriac", subsets: ["syriac"], bold: true },
+  { id: "noto-sans-nko", subsets: ["nko"], bold: false },
+  { id: "noto-sans-adlam", subsets: ["adlam"], bold: true },
+  { id: "noto-sans-tifinagh", subsets: ["tifinagh"], bold: false },
+  { id: "noto-sans-canadian-aboriginal", subsets: ["canadian-aboriginal"], bold: true },
+  { id: "noto-sans-cherokee", subsets: ["cherokee"], bold: true },
+  { id: "noto-sans-ol-chiki", subsets: ["ol-chiki"], bold: true },
+  { id: "noto-sans-meetei-mayek", subsets: ["meetei-mayek"], bold: true },
+  { id: "noto-sans-vai", subsets: ["vai"], bold: false },
+  { id: "noto-sans-yi", subsets: ["yi"], bold: false },
 ] as const;
 
 export type FamilyId = (typeof FAMILIES)[number]["id"];
@@ -147,8 +161,8 @@ function covers(ranges: readonly (readonly [number, number])[], codePoint: numbe
 
 /**
  * Whether a run's font is a fallback file of the regular weight: bold text in one is in a family that
- * ships no bold (CJK, emoji), since a family that has one gives bold text its bold file ({@link open} names
- * each font after its file, weight last).
+ * ships no bold (CJK, emoji, N'Ko, Tifinagh, Vai, Yi), since a family that has one gives bold text its
+ * bold file ({@link open} names each font after its file, weight last).
  */
 export function isRegularWeight(name: string): boolean {
   return name.endsWith("-400");
@@ -179,7 +193,8 @@ export function familyOrder(language: string | undefined): readonly FamilyId[] {
   if (!first) return FAMILY_ORDER;
   let order = orders.get(first);
   if (!order) {
-    order = [...FAMILY_ORDER.filter((f) => !CJK.includes(f)), first, ...CJK.filter((f) => f !== first)];
+    // The CJK families keep their place (before the families that also claim CJK punctuation), led by the language's.
+    order = FAMILY_ORDER.flatMap((f) => (f === CJK[0] ? [first, ...CJK.filter((c) => c !== first)] : CJK.includes(f) ? [] : [f]));
     orders.set(first, order);
   }
   return order;

@@ -7,6 +7,7 @@ declare module "bidi-js" {
   export interface Bidi {
     getEmbeddingLevels(text: string, direction?: "ltr" | "rtl" | "auto"): EmbeddingLevels;
     getReorderedIndices(text: string, levels: EmbeddingLevels, start?: number, end?: number): number[];
+    getBidiCharTypeName(char: string): string;
   }
   export default function bidiFactory(): Bidi;
 }

@@ -13,7 +13,7 @@ export const createPdfDocument = tool({
     "Creates a PDF document (report, letter, summary, handout) from a title and sections of typed blocks: paragraphs with " +
     "**bold**, *italic*, `code` and [links](https://…), bullet and numbered lists (nested), tables, quotes, code blocks, " +
     "images (attached PNG/JPEG or https URLs) and page breaks; optional table of contents, header, footer and page numbers. " +
-    "Text may be in any major script (Latin, Greek, Cyrillic, Arabic, Hebrew, Indic, Sinhala, Thai, Lao, Khmer, Myanmar, Chinese, Japanese, Korean) and emoji; right-to-left text is laid out by the Unicode bidi algorithm. Returns the PDF as an artifact, its page count and size.",
+    "Text may be in any major script (Latin, Greek, Cyrillic, Arabic, Hebrew, Indic, Sinhala, Tibetan, Thai, Lao, Khmer, Myanmar, Ethiopic, Chinese, Japanese, Korean, and smaller ones such as Syriac, Thaana, N'Ko, Tifinagh or Cherokee) and emoji; right-to-left text is laid out by the Unicode bidi algorithm. Returns the PDF as an artifact, its page count and size.",
   input: createDocumentInput,
   args: CREATE_ARGS_BOUNDS,
   policy: "allow",
