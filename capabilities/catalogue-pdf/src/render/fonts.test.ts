@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { describeMissing, missingGlyphs } from "../document/glyph-coverage.js";
+import { familyOrder } from "../text/fallback-fonts.js";
 import { coverage, fontRuns } from "../text/font-runs.js";
 import { fonts } from "./fonts.js";
 
@@ -20,6 +21,18 @@ describe("fontRuns", () => {
 
   it("takes the bold Noto face for bold text where one ships", () => {
     expect(fontRuns("हिन्दी", "bold").map((r) => r.name)).toEqual(["noto-sans-devanagari-devanagari-700"]);
+  });
+
+  // Yi's file also has the ideographic comma and full stop: the CJK families come first in every order.
+  it.each([
+    [undefined, "noto-sans-sc"],
+    ["ja", "noto-sans-jp"],
+    ["ko", "noto-sans-kr"],
+    ["zh-TW", "noto-sans-tc"],
+  ])("sets CJK punctuation of a %s document in its CJK family, and Yi in Yi's", (language, family) => {
+    const [comma, yi] = fontRuns("、ꆈ", "regular", familyOrder(language));
+    expect(comma!.name).toMatch(new RegExp(`^${family}-`));
+    expect(yi!.name).toBe("noto-sans-yi-yi-400");
   });
 });
 
