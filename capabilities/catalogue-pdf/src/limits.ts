@@ -28,6 +28,8 @@ export const PDF_LIMITS = {
   maxListItems: 500,
   /** Nesting depth of lists (1 = no nested items). */
   maxListDepth: 4,
+  /** The highest first number of a numbered list (its markers must fit their column). */
+  maxListStart: 100_000,
   /** Columns of one table. */
   maxTableColumns: 12,
   /** Rows of one table. */

@@ -117,6 +117,15 @@ describe("content as meant", () => {
     expect(text).toMatch(/•\s+one\n\s*•\s+two/);
   });
 
+  it("numbers steps that go on after a code block from where they left off, and reads lists among text and with blank lines between items", async () => {
+    const steps = "1. Clone the repository\n2. Install dependencies:\n\n```bash\nnpm install\n```\n\n3. Copy the example config\n4. Start the server";
+    const loose = "Intro line\n- bullet a\n\n- bullet b\nSome closing sentence.";
+    const out = pdfText(pdf.bytes(await pdf.ok("create_pdf_document", doc([steps, loose, { type: "list", ordered: true, start: 7, items: ["seventh"] }]))), { layout: true });
+    expect(out).toMatch(/1\.\s+Clone the repository\s+2\.\s+Install dependencies:\s+bash\s+npm install\s+3\.\s+Copy the example config\s+4\.\s+Start the server/);
+    expect(out).toMatch(/Intro line\s+•\s+bullet a\s+•\s+bullet b\s+Some closing sentence\./);
+    expect(out).toMatch(/7\.\s+seventh/);
+  });
+
   it("renders markdown headings, a list after its lead-in, nested items, fenced code and underscore emphasis as meant", async () => {
     const text = "## Background\nShopping:\n- eggs\n  - brown\n- milk\n\n```python\nx = 1\n```\n\nSee __this__ and _that_ at <https://example.org>.";
     const result = await pdf.ok("create_pdf_document", doc(text));

@@ -35,10 +35,64 @@ describe("paragraphBlocks", () => {
     expect(paragraphBlocks("1. one\n2) two", "f")).toEqual([{ type: "list", ordered: true, items: ["one", "two"] }]);
   });
 
-  it("leaves a single numbered line, mixed lines, an item past the item bound and pipes without a delimiter row as a paragraph", () => {
-    for (const text of ["31. März ist der Stichtag.", "- one\nnot an item", "- one\n1. two", "a | b\nc | d", `- ${"x ".repeat(10_001)}\n- two`]) {
+  it("leaves a single numbered line, an item past the item bound and pipes without a delimiter row as a paragraph", () => {
+    for (const text of ["31. März ist der Stichtag.", "a | b\nc | d", `- ${"x ".repeat(10_001)}\n- two`]) {
       expect(paragraphBlocks(text, "f")).toEqual([{ type: "paragraph", text }]);
     }
+  });
+
+  it("reads a list among lines of text: lead-in, the list, then a closing line as a paragraph", () => {
+    expect(paragraphBlocks("Intro line\n- bullet a\n- bullet b\nSome closing sentence.", "f")).toEqual([
+      { type: "paragraph", text: "Intro line" },
+      { type: "list", ordered: false, items: ["bullet a", "bullet b"] },
+      { type: "paragraph", text: "Some closing sentence." },
+    ]);
+    expect(paragraphBlocks("- one\nnot an item", "f")).toEqual([
+      { type: "list", ordered: false, items: ["one"] },
+      { type: "paragraph", text: "not an item" },
+    ]);
+  });
+
+  it("reads one bullet line as a list of one", () => {
+    expect(paragraphBlocks("- only", "f")).toEqual([{ type: "list", ordered: false, items: ["only"] }]);
+  });
+
+  it("starts a new list where bullets turn to numbers, and reads a table after a list", () => {
+    expect(paragraphBlocks("- a\n- b\n1. c\n2. d", "f")).toEqual([
+      { type: "list", ordered: false, items: ["a", "b"] },
+      { type: "list", ordered: true, items: ["c", "d"] },
+    ]);
+    expect(paragraphBlocks("- a\n- b\n| X | Y |\n|---|---|\n| 1 | 2 |", "f")).toEqual([
+      { type: "list", ordered: false, items: ["a", "b"] },
+      {
+        type: "table",
+        columns: [
+          { header: "X", align: "left" },
+          { header: "Y", align: "left" },
+        ],
+        rows: [["1", "2"]],
+      },
+    ]);
+  });
+
+  it("reads items with blank lines between them as one list, and joins a line set in under an item to it", () => {
+    expect(paragraphBlocks("- First point\n\n- Second point", "f")).toEqual([{ type: "list", ordered: false, items: ["First point", "Second point"] }]);
+    expect(paragraphBlocks("1. **Install** it\n\n2. **Configure** it", "f")).toEqual([{ type: "list", ordered: true, items: ["**Install** it", "**Configure** it"] }]);
+    expect(paragraphBlocks("- item one\n  continued here\n- two\n\n  more about two\n\nAfter.", "f")).toEqual([
+      { type: "list", ordered: false, items: ["item one continued here", "two more about two"] },
+      { type: "paragraph", text: "After." },
+    ]);
+  });
+
+  it("numbers a list from its first number, so steps go on after a code block", () => {
+    const text = "1. Clone the repository\n2. Install dependencies:\n\n```bash\nnpm install\n```\n\n3. Copy the example config\n4. Start the server";
+    expect(paragraphBlocks(text, "f")).toEqual([
+      { type: "list", ordered: true, items: ["Clone the repository", "Install dependencies:"] },
+      { type: "code", text: "npm install", language: "bash" },
+      { type: "list", ordered: true, start: 3, items: ["Copy the example config", "Start the server"] },
+    ]);
+    // One numbered line alone is a list where the text has others.
+    expect(paragraphBlocks("1. Clone\n\n```\ngit clone x\n```\n\n2. Run", "f").at(-1)).toEqual({ type: "list", ordered: true, start: 2, items: ["Run"] });
   });
 
   it("reads a list after lines of lead-in text as that text and the list", () => {

@@ -13,23 +13,57 @@ export type MarkdownBlock = Block | { type: "rule" };
  * a `>` quote, a `---` rule, a fenced code block. Where that is unambiguous it is taken as meant: fenced
  * code becomes a code block; the rest is split at blank lines; a `#` heading line, or one line of text
  * underlined with `===` or `---`, becomes a bold paragraph of its own; a `---`, `***` or `___` line
- * alone a horizontal rule; `> ` lines a quote (a last line `— Name` its attribution); lines that are all
- * list items (indented ones nested), after any lines of lead-in text, become a list; a table (header
- * row, `|---|` row, body rows) becomes a table with the text around it kept as paragraphs. Anything else
- * stays one paragraph, its line breaks kept.
+ * alone a horizontal rule; `> ` lines a quote (a last line `— Name` its attribution); a run of list
+ * items becomes a list (indented items nested, indented lines joined to their item, blank lines between
+ * items allowed, a change from bullets to numbers a new list, a numbered list starting at its first
+ * number); a table (header row, `|---|` row, body rows) becomes a table. The text around them stays
+ * paragraphs, their line breaks kept.
  */
 export function paragraphBlocks(text: string, field: string): MarkdownBlock[] {
   const blocks: MarkdownBlock[] = [];
   // One line (most paragraphs) has no fences or blank lines to split at, and is read trimmed.
   if (!text.includes("\n")) {
-    partBlocks(blocks, [text.trim()], field);
+    partBlocks(blocks, [text.trim()], field, false);
     return blocks;
   }
+  // One numbered line alone is a list only among others ("3. Run it" between code blocks), not on its own
+  // ("31. März ist der Stichtag.").
+  const numbered = (text.match(NUMBERED_LINE) ?? []).length >= 2;
   for (const segment of fencedCode(text)) {
     if (typeof segment !== "string") blocks.push(segment);
-    else for (const part of segment.split(/\n[ \t]*\n/)) if (/\S/.test(part)) partBlocks(blocks, part.split("\n"), field);
+    else for (const part of looseLists(segment.split(/\n[ \t]*\n/))) partBlocks(blocks, part, field, numbered);
   }
   return blocks;
+}
+
+const NUMBERED_LINE = /^[ \t]*\d{1,3}[.)][ \t]+\S/gm;
+
+/**
+ * The parts between blank lines as lines, a part that goes on with a list (an item, or a line indented
+ * under one) joined to the part before it when that one ends in the list: items written with blank lines
+ * between them are one list.
+ */
+function looseLists(parts: readonly string[]): string[][] {
+  const joined: string[][] = [];
+  for (const part of parts) {
+    if (!/\S/.test(part)) continue;
+    const lines = part.split("\n");
+    while (lines.length > 0 && !/\S/.test(lines[0]!)) lines.shift();
+    const before = joined.at(-1);
+    if (before && endsInList(before) && (ITEM.test(lines[0]!) || indentOf(lines[0]!) >= CONTINUATION_INDENT)) before.push(...lines);
+    else joined.push(lines);
+  }
+  return joined;
+}
+
+/** Whether the last lines of a part are a list item and the lines indented under it. */
+function endsInList(lines: readonly string[]): boolean {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!/\S/.test(lines[i]!)) continue;
+    if (ITEM.test(lines[i]!)) return true;
+    if (indentOf(lines[i]!) < CONTINUATION_INDENT) return false;
+  }
+  return false;
 }
 
 // A markdown heading line: `#` to `######`, a space, its text. No lazy match against the line's end: that
@@ -97,13 +131,13 @@ function closingLine(lines: readonly string[], from: number, marker: string): nu
  * The blocks of one part between blank lines: headings (a `#` line, or a line underlined), rules and
  * quotes, then lists and tables among the paragraph lines between them.
  */
-function partBlocks(blocks: MarkdownBlock[], lines: string[], field: string): void {
+function partBlocks(blocks: MarkdownBlock[], lines: string[], field: string, numbered: boolean): void {
   // A part next to a code fence may keep a blank line at either end.
   while (lines.length > 0 && !/\S/.test(lines.at(-1)!)) lines.pop();
   while (lines.length > 0 && !/\S/.test(lines[0]!)) lines.shift();
   /** The lines [from, to) as lists, tables and paragraphs. */
   const text = (from: number, to: number) => {
-    if (to > from) linesBlocks(blocks, lines.slice(from, to), field);
+    if (to > from) linesBlocks(blocks, lines.slice(from, to), field, numbered);
   };
   let start = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -167,26 +201,34 @@ function quoteOf(lines: string[]): MarkdownBlock | undefined {
   return attribution !== undefined ? { type: "quote", text: quoted, attribution } : { type: "quote", text: quoted };
 }
 
-/** Lines without headings: a list (after any lead-in text), else tables among paragraph text. */
-function linesBlocks(blocks: MarkdownBlock[], lines: string[], field: string): void {
-  const first = lines.findIndex((line) => ITEM.test(line));
-  const list = first >= 0 ? listOf(lines.slice(first)) : undefined;
-  if (list) {
-    pushParagraph(blocks, lines.slice(0, first));
-    blocks.push(list);
-    return;
-  }
+/** Lines without headings: lists and tables among paragraph text. */
+function linesBlocks(blocks: MarkdownBlock[], lines: string[], field: string, numbered: boolean): void {
+  // The first line of the paragraph text not yet pushed.
   let start = 0;
-  for (let i = 0; i + 1 < lines.length; i++) {
+  let i = 0;
+  while (i < lines.length) {
+    const end = listRunEnd(lines, i);
+    if (end > i) {
+      const lists = listsOf(lines.slice(i, end), numbered);
+      if (lists) {
+        pushParagraph(blocks, lines.slice(start, i));
+        blocks.push(...lists);
+        start = end;
+      }
+      i = end;
+      continue;
+    }
     const header = cellsOf(lines[i]!);
-    const aligns = header && alignsOf(lines[i + 1]!, header.length);
-    if (!header || !aligns) continue;
-    let end = i + 2;
-    while (end < lines.length && cellsOf(lines[end]!)) end++;
-    pushParagraph(blocks, lines.slice(start, i));
-    blocks.push(tableOf(header, aligns, lines.slice(i + 2, end), field));
-    start = end;
-    i = end - 1;
+    const aligns = header && i + 1 < lines.length ? alignsOf(lines[i + 1]!, header.length) : undefined;
+    if (header && aligns) {
+      let last = i + 2;
+      while (last < lines.length && cellsOf(lines[last]!)) last++;
+      pushParagraph(blocks, lines.slice(start, i));
+      blocks.push(tableOf(header, aligns, lines.slice(i + 2, last), field));
+      start = i = last;
+      continue;
+    }
+    i++;
   }
   pushParagraph(blocks, lines.slice(start));
 }
@@ -197,40 +239,70 @@ function pushParagraph(blocks: MarkdownBlock[], lines: string[]): void {
 }
 
 const ITEM = /^([ \t]*)(?:([-*•+])|(\d{1,3})[.)])\s+(\S.*)$/;
+/** How far a line is set in under its item's marker to go on with the item's text. */
+const CONTINUATION_INDENT = 2;
+
+const indentOf = (line: string) => /^[ \t]*/.exec(line)![0].replaceAll("\t", "    ").length;
+
+/**
+ * Where the run of list lines starting at `from` ends: items, and lines set in under them (which go on
+ * with the item before them); `from` itself when that line is no item.
+ */
+function listRunEnd(lines: readonly string[], from: number): number {
+  if (!ITEM.test(lines[from]!)) return from;
+  const top = indentOf(lines[from]!);
+  let end = from + 1;
+  while (end < lines.length && (ITEM.test(lines[end]!) || (/\S/.test(lines[end]!) && indentOf(lines[end]!) >= top + CONTINUATION_INDENT))) end++;
+  return end;
+}
 
 type Item = string | { text: string; items: Item[] };
 
 /**
- * Two or more lines, every one an item, as a list: the top level all bullets or all numbers, an item
- * indented further than the one before nested under it (down to the deepest level lists have). One line
- * alone stays text: "31. März …" starts a German sentence, not a list.
+ * A run of list lines as lists: a new one wherever the top level changes from bullets to numbers or back,
+ * an item indented further than the one before nested under it (down to the deepest level lists have),
+ * a line set in under an item joined to its text. Undefined (the lines stay text) for one numbered line
+ * alone outside a numbered context, and for an item past the list item bound (drawn as paragraph text).
  */
-function listOf(lines: string[]): Block | undefined {
-  if (lines.length < 2) return undefined;
-  const items = lines.map((line) => ITEM.exec(line));
-  // An item past the list item bound stays paragraph text (drawn in pieces), not a list.
-  if (items.some((m) => !m || m[4]!.length > L.maxItemChars)) return undefined;
-  const indent = (m: RegExpExecArray) => m[1]!.replaceAll("\t", "    ").length;
-  const top = indent(items[0]!);
-  const ordered = items[0]![3] !== undefined;
-  if (items.some((m) => indent(m!) <= top && (m![3] !== undefined) !== ordered)) return undefined;
+function listsOf(lines: string[], numbered: boolean): Block[] | undefined {
+  const items: { indent: number; ordered: boolean; number: number; text: string }[] = [];
+  for (const line of lines) {
+    const m = ITEM.exec(line);
+    if (m) items.push({ indent: indentOf(line), ordered: m[3] !== undefined, number: Number(m[3] ?? 1), text: m[4]!.trim() });
+    else items.at(-1)!.text += ` ${line.trim()}`;
+  }
+  if (items.some((item) => item.text.length > L.maxItemChars)) return undefined;
+  if (items.length === 1 && items[0]!.ordered && !numbered) return undefined;
+  const top = items[0]!.indent;
+  const lists: Block[] = [];
+  let from = 0;
+  for (let i = 1; i <= items.length; i++) {
+    if (i < items.length && !(items[i]!.indent <= top && items[i]!.ordered !== items[from]!.ordered)) continue;
+    lists.push(listOf(items.slice(from, i)));
+    from = i;
+  }
+  return lists;
+}
+
+/** Items of one list, nested by their indents; a numbered list not starting at 1 keeps its first number. */
+function listOf(items: readonly { indent: number; ordered: boolean; number: number; text: string }[]): Block {
   const root: Item[] = [];
   // The open levels: each one's indent and items; an item goes into the deepest whose indent it passes.
-  const levels: { indent: number; items: Item[] }[] = [{ indent: top, items: root }];
-  for (const m of items) {
-    const at = indent(m!);
-    while (levels.length > 1 && at <= levels.at(-2)!.indent) levels.pop();
+  const levels: { indent: number; items: Item[] }[] = [{ indent: items[0]!.indent, items: root }];
+  for (const item of items) {
+    while (levels.length > 1 && item.indent <= levels.at(-2)!.indent) levels.pop();
     let level = levels.at(-1)!;
-    if (at > level.indent && levels.length < L.maxListDepth && level.items.length > 0) {
+    if (item.indent > level.indent && levels.length < L.maxListDepth && level.items.length > 0) {
       const parent = level.items.at(-1)!;
       const nested: Item[] = typeof parent === "string" ? [] : parent.items;
       if (typeof parent === "string") level.items[level.items.length - 1] = { text: parent, items: nested };
-      level = { indent: at, items: nested };
+      level = { indent: item.indent, items: nested };
       levels.push(level);
     }
-    level.items.push(m![4]!.trim());
+    level.items.push(item.text);
   }
-  return { type: "list", ordered, items: root };
+  const { ordered, number } = items[0]!;
+  return ordered && number !== 1 ? { type: "list", ordered, start: number, items: root } : { type: "list", ordered, items: root };
 }
 
 /** The cells of a table row `| a | b |` (outer pipes optional, `\|` is a literal pipe), or undefined. */

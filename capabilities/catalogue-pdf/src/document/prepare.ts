@@ -16,7 +16,7 @@ export type ImageSource = { attachmentIndex: number } | { url: URL };
 
 export type PreparedBlock =
   | { kind: "paragraph"; runs: Run[] }
-  | { kind: "list"; ordered: boolean; items: PreparedListItem[] }
+  | { kind: "list"; ordered: boolean; start: number; items: PreparedListItem[] }
   | { kind: "table"; columns: { header: Run[]; align: "left" | "center" | "right" }[]; rows: Run[][][]; field: string }
   | { kind: "quote"; runs: Run[]; attribution?: string }
   | { kind: "code"; text: string; language?: string }
@@ -202,7 +202,7 @@ class Preparer {
             return { runs: this.runs(checkbox(item.text), `${here}.text`), items: items(item.items ?? [], `${here}.items`, depth + 1) };
           });
         };
-        return { kind: "list", ordered: block.ordered ?? false, items: items(block.items, `${field}.items`, 1) };
+        return { kind: "list", ordered: block.ordered ?? false, start: block.start ?? 1, items: items(block.items, `${field}.items`, 1) };
       }
       case "table": {
         const width = block.columns.length;

@@ -69,6 +69,7 @@ const listItem = listItemAt(1);
 const list = z.object({
   type: z.literal("list"),
   ordered: z.boolean().optional().describe("true for a numbered list (default: bullets)"),
+  start: z.number().int().min(0).max(L.maxListStart).optional().describe("A numbered list's first number (default 1), to go on after a code block or a paragraph"),
   items: z.array(listItem).min(1).describe(`Items: a string, or {text, items} for an item with nested items (up to ${L.maxListDepth} levels)`),
 });
 

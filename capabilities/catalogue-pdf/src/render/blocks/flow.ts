@@ -83,7 +83,7 @@ async function renderBlock(doc: Doc, block: Exclude<PreparedBlock, ImageBlock>, 
     case "paragraph":
       return renderParagraph(doc, block.runs, pause);
     case "list":
-      return renderList(doc, block.items, block.ordered);
+      return renderList(doc, block.items, block.ordered, block.start);
     case "table":
       return renderTable(doc, block, pause);
     case "quote":

@@ -21,11 +21,12 @@ interface PlacedItem {
 }
 
 /**
- * A bullet or numbered list; nested items are set in one step further, with the next marker style. Where
- * the list breaks across pages is decided before it is drawn (see {@link pageBreaks}).
+ * A bullet or numbered list (its top level numbered from `start`); nested items are set in one step
+ * further, with the next marker style. Where the list breaks across pages is decided before it is drawn
+ * (see {@link pageBreaks}).
  */
-export function renderList(doc: Doc, items: readonly PreparedListItem[], ordered: boolean): void {
-  const placed = place(doc, items, ordered, 0);
+export function renderList(doc: Doc, items: readonly PreparedListItem[], ordered: boolean, start = 1): void {
+  const placed = place(doc, items, ordered, 0, start);
   const { width, top, bottom } = area(doc);
   const heights = placed.map((p) => runsHeight(doc, p.item.runs, width - p.depth * INDENT - p.markerWidth, STYLE.body) + ITEM_GAP);
   const breaks = pageBreaks(
@@ -71,10 +72,10 @@ function renderItems(doc: Doc, placed: readonly PlacedItem[], next: { index: num
 }
 
 /** Every item in reading order with its marker and indent. */
-function place(doc: Doc, items: readonly PreparedListItem[], ordered: boolean, depth: number): PlacedItem[] {
+function place(doc: Doc, items: readonly PreparedListItem[], ordered: boolean, depth: number, start = 1): PlacedItem[] {
   const { left } = area(doc);
   doc.font("regular").fontSize(STYLE.body);
-  const markers = items.map((_, i) => (ordered ? orderedMarker(i + 1, depth) : BULLETS[depth % BULLETS.length]!));
+  const markers = items.map((_, i) => (ordered ? orderedMarker(start + i, depth) : BULLETS[depth % BULLETS.length]!));
   const markerWidth = Math.max(10, ...markers.map((m) => doc.widthOfString(m))) + 5;
   const x = left + depth * INDENT;
   return items.flatMap((item, i) => [{ item, depth, marker: markers[i]!, x, markerWidth }, ...place(doc, item.items, ordered, depth + 1)]);
