@@ -138,17 +138,31 @@ describe("bad input", () => {
 });
 
 describe("limits", () => {
+  // Sections of one page each: a line, then a page break (the last one's is dropped, as nothing follows it).
+  const pages = (count: number) => ({
+    title: "T",
+    sections: Array.from({ length: Math.ceil(count / 100) }, (_, s) => ({
+      heading: `S${s}`,
+      content: Array.from({ length: Math.min(100, count - s * 100) }, () => ["a page", { type: "page_break" }]).flat(),
+    })),
+  });
+
   it("refuses a document of more than 200 pages while rendering it", async () => {
     const started = Date.now();
-    const error = await pdf.fails("create_pdf_document", doc(Array.from({ length: 250 }, () => ({ type: "page_break" }))));
+    const error = await pdf.fails("create_pdf_document", pages(250));
     expect(error).toBe("the document would have more than 200 pages; shorten it or split it into several documents");
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("accepts exactly 200 pages", async () => {
-    const result = await pdf.ok("create_pdf_document", doc(Array.from({ length: 199 }, () => ({ type: "page_break" }))));
+    const result = await pdf.ok("create_pdf_document", pages(200));
     expect(result.pages).toBe(200);
     expect(pdfInfo(pdf.bytes(result)).Pages).toBe("200");
+  });
+
+  it("adds no blank page for a page break at the end, or for one on a page with nothing on it yet", async () => {
+    const result = await pdf.ok("create_pdf_document", doc(["one", { type: "page_break" }, { type: "page_break" }, "two", { type: "page_break" }]));
+    expect(result.pages).toBe(2);
   });
 
   it("refuses more than 20 images", async () => {

@@ -68,6 +68,10 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
     })),
     imageCount: 0,
   };
+  // A page break with nothing after it would end the document with a blank page (models often close
+  // every section with one).
+  const last = doc.sections.at(-1)!.blocks;
+  while (last.at(-1)?.kind === "page_break") last.pop();
   for (const m of [args.subject, ...(args.keywords ?? [])]) if (m) p.count(m);
   doc.imageCount = p.images;
   p.finish();

@@ -91,7 +91,8 @@ async function renderBlock(doc: Doc, block: Exclude<PreparedBlock, ImageBlock>, 
     case "code":
       return renderCode(doc, block.text, block.language, pause);
     case "page_break":
-      doc.addPage();
+      // Not on a page nothing is drawn on yet (a break after a break, or after a table that just filled a page).
+      if (doc.y > area(doc).top + 0.5) doc.addPage();
       return;
     case "rule":
       return renderRule(doc);
