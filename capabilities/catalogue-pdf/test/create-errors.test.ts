@@ -74,7 +74,7 @@ describe("bad input", () => {
     ["no sections", { title: "T", sections: [] }, /sections: .*>=1/],
     ["an unknown block type", doc([{ type: "chart", data: [] }]), "sections[0].content[0].type: expected paragraph, list, table, quote, code, image or page_break"],
     ["a misspelt block field", doc([{ type: "paragraph", txt: "x" }]), "sections[0].content[0].text: is required (expected string)"],
-    ["a list item of the wrong type", doc([{ type: "list", items: ["a", 3] }]), "sections[0].content[0].items[1]: expected a string or {text, items}"],
+    ["a list item of the wrong type", doc([{ type: "list", items: ["a", true] }]), "sections[0].content[0].items[1]: expected a string or {text, items}"],
     [
       "a row with too few cells",
       doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }], rows: [["1", "2"], ["3"]] }]),

@@ -74,6 +74,9 @@ describe("round trips through the orchestrator", () => {
     const out = await extract({ attachments: [{ artifact_id: artifactId(merged) }] });
     expect(out.pages.map((p) => p.text.split("\n")[0])).toEqual(["Бета", "Alpha", "Its second page."]);
     expect(out.pages[0]!.text).toContain("Второй документ.");
+    // A file name written without its .pdf gets it.
+    const named = await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: artifactId(a) }], filename: "Both Docs" });
+    expect(named).toMatchObject({ artifact: { filename: "Both Docs.pdf" } });
   });
 });
 
@@ -93,6 +96,9 @@ describe("extract_pdf_text", () => {
       { file: 1, page: 2, text: "Two page 2" },
       { file: 1, page: 3, text: "Two page 3" },
     ]);
+    // One range for files of different lengths is cut to each: "4-" reads pages 4 and 5 of the first.
+    const cut = await extract({ attachments: [{ artifact_id: one }, { artifact_id: two }], pages: "4-" });
+    expect(cut.pages.map((p) => p.text)).toEqual(["One page 4", "One page 5"]);
   });
 
   it("stops at max_chars and says so", async () => {
@@ -182,10 +188,10 @@ describe("inputs that are not readable PDFs", () => {
       expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toBe("attachments[0] (report.pdf): is not a PDF (its content does not start with %PDF-); attach a PDF file");
     });
 
-    it(`${tool} refuses an encrypted PDF clearly`, async () => {
-      const id = pdf.file(encryptPdf(await labelledPdf("Secret", 1)), "secret.pdf", "application/pdf");
+    it.each(["secret", ""])(`${tool} refuses an encrypted PDF clearly (user password %j)`, async (password) => {
+      const id = pdf.file(encryptPdf(await labelledPdf("Secret", 1), password), "secret.pdf", "application/pdf");
       expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(
-        /^attachments\[0\] \(secret\.pdf\): the PDF is encrypted, so it can't be (read without its password|merged); attach an unencrypted copy$/,
+        /^attachments\[0\] \(secret\.pdf\): the PDF is encrypted \(also when it opens without a password and only restricts copying or printing\), so it can't be (read|merged); attach an unencrypted copy, e\.g\. printed to a new PDF$/,
       );
     });
 

@@ -6,11 +6,16 @@
 
 type Block = Record<string, unknown>;
 
-/** Rewrites the blocks of `args.sections[].content` in place; true when it changed anything. */
+/**
+ * Rewrites the arguments in place: the blocks of `args.sections[].content`, and the document's own
+ * fields given blank or a file name without its `.pdf`; true when it changed anything.
+ */
 export function repairDocumentArgs(args: Record<string, unknown>): boolean {
+  let changed = repairFilename(args);
+  // Blank is "not given" for these, as for a blank subtitle or author (a model filling every field).
+  for (const key of ["language", "creation_date"]) changed = dropBlank(args, key) || changed;
   const { sections } = args;
-  if (!Array.isArray(sections)) return false;
-  let changed = false;
+  if (!Array.isArray(sections)) return changed;
   for (const section of sections) {
     if (!isBlock(section) || !Array.isArray(section.content)) continue;
     for (const item of section.content) if (isBlock(item)) changed = repairBlock(item) || changed;
@@ -18,7 +23,26 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
   return changed;
 }
 
-/** One block: its type by another name first, then its keys by other names. */
+/** `filename` given blank is left out; one without `.pdf` gets it (`report`, `Report.PDF`); true when changed. */
+export function repairFilename(args: Record<string, unknown>): boolean {
+  if (dropBlank(args, "filename")) return true;
+  if (typeof args.filename !== "string") return false;
+  // Nothing else is changed: a name with a leading space or an invisible character is still refused.
+  const name = args.filename;
+  const fixed = /\.pdf$/i.test(name) ? `${name.slice(0, -4)}.pdf` : `${name}.pdf`;
+  if (fixed === args.filename) return false;
+  args.filename = fixed;
+  return true;
+}
+
+/** Deletes `args[key]` when it is a blank string; true when it did. */
+function dropBlank(args: Record<string, unknown>, key: string): boolean {
+  if (typeof args[key] !== "string" || /\S/.test(args[key])) return false;
+  delete args[key];
+  return true;
+}
+
+/** One block: its type by another name first, then its keys by other names, then its values' shapes. */
 function repairBlock(block: Block): boolean {
   const as = typeof block.type === "string" ? TYPES.get(loose(block.type)) : undefined;
   if (as) {
@@ -35,6 +59,46 @@ function repairBlock(block: Block): boolean {
   if (block.type === "list" && (block.ordered === "true" || block.ordered === "false")) {
     block.ordered = block.ordered === "true";
     changed = true;
+  }
+  if (block.type === "list" && Array.isArray(block.items)) changed = numbersAsText(block.items) || changed;
+  if (block.type === "table" && Array.isArray(block.rows)) changed = repairRows(block) || changed;
+  return changed;
+}
+
+/** List items given as numbers (years, amounts) as their text, nested items too; true when changed. */
+function numbersAsText(items: unknown[]): boolean {
+  let changed = false;
+  for (const [i, item] of items.entries()) {
+    if (typeof item === "number") {
+      items[i] = String(item);
+      changed = true;
+    } else if (isBlock(item) && Array.isArray(item.items)) changed = numbersAsText(item.items) || changed;
+  }
+  return changed;
+}
+
+/**
+ * A table's rows written as objects keyed by column (`{"Name": "Ada", "Score": 3}`) as arrays in the
+ * columns' order (or the keys' own order when they aren't the headers), and a null cell as an empty one.
+ */
+function repairRows(table: Block): boolean {
+  const rows = table.rows as unknown[];
+  const headers = Array.isArray(table.columns) ? table.columns.map((c) => (typeof c === "string" ? c : isBlock(c) && typeof c.header === "string" ? c.header : undefined)) : [];
+  let changed = false;
+  for (const [r, row] of rows.entries()) {
+    if (isBlock(row)) {
+      const keys = new Map(Object.keys(row).map((key) => [loose(key), key]));
+      const byHeader = headers.length > 0 && headers.every((h) => h !== undefined && keys.has(loose(h)));
+      rows[r] = byHeader ? headers.map((h) => row[keys.get(loose(h!))!] ?? "") : Object.values(row);
+      changed = true;
+    }
+    const cells = rows[r];
+    if (!Array.isArray(cells)) continue;
+    for (const [c, cell] of cells.entries()) {
+      if (cell !== null && cell !== undefined) continue;
+      cells[c] = "";
+      changed = true;
+    }
   }
   return changed;
 }

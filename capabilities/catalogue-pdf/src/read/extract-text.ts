@@ -45,7 +45,7 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
     signal.throwIfAborted();
     // Streams, objects and the page tree are checked first; total_pages is the validated count.
     const tooBig = tooManyPages(input);
-    const { pages: pageCount } = await checkPdf(input, signal, PDF_LIMITS.maxPdfPages, tooBig, "read without its password");
+    const { pages: pageCount } = await checkPdf(input, signal, PDF_LIMITS.maxPdfPages, tooBig, "read");
     // pdf.js takes ownership of the array it is given: hand it a copy, the store keeps the original.
     const task = getDocument({ data: new Uint8Array(input.bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false });
     const onAbort = () => void task.destroy();
@@ -58,7 +58,11 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
       result.total_pages += pageCount;
       // Without a range, reading stops at the page limit (and the character cap) with truncated set.
       const tooMany = (count: number) => new ToolError(`pages: asks for ${count} pages of ${input.field}; at most ${PDF_LIMITS.maxExtractPages} are read per call, give a smaller range`);
-      const wanted = range ? parsePageRanges(range, pageCount, "pages", PDF_LIMITS.maxExtractPages, tooMany) : [...Array(Math.min(pageCount, PDF_LIMITS.maxExtractPages)).keys()];
+      // One range for several files is cut to each (a 5-page and a 1-page file, "2-"); for one file, a page
+      // past its end is refused, as the model asked for what isn't there.
+      const wanted = range
+        ? parsePageRanges(range, pageCount, "pages", { maxPages: PDF_LIMITS.maxExtractPages, tooMany, clip: inputs.length > 1 })
+        : [...Array(Math.min(pageCount, PDF_LIMITS.maxExtractPages)).keys()];
       if (!range && pageCount > PDF_LIMITS.maxExtractPages) result.truncated = true;
       for (const pageIndex of wanted) {
         if (budget <= 0 || bytesLeft <= 0) {
@@ -139,7 +143,7 @@ async function pageText(pdf: PdfDocument, pageIndex: number, input: PdfInput, si
 
 function openError(err: unknown, input: PdfInput): Error {
   const name = err instanceof Error ? err.name : "";
-  if (name === "PasswordException") return encryptedError(input, "read without its password");
+  if (name === "PasswordException") return encryptedError(input, "read");
   if (name === "InvalidPDFException" || name === "FormatError" || name === "UnknownErrorException") {
     return damagedError(input, err);
   }

@@ -27,7 +27,7 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     // Without a range every page is taken, so the tree may hold only what still fits; with one, any
     // document up to the per-file page bound (the ranges pick from it).
     const { doc: source, pages: count } = await checkPdf(input, signal, input.pages ? PDF_LIMITS.maxPdfPages : room, input.pages ? tooManyPages(input) : tooMany, "merged");
-    const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, room, tooMany) : [...Array(count).keys()];
+    const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, { maxPages: room, tooMany }) : [...Array(count).keys()];
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();
     const copied = await merged.copyPages(source, indexes).catch((err: unknown) =>

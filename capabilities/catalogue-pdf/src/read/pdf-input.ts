@@ -22,7 +22,13 @@ export function readPdfAttachment(attachment: AttachmentArg, index: number, ctx:
   return { field, filename: file.filename, bytes };
 }
 
-/** The error for a PDF we can't open because it is encrypted. */
+/**
+ * The error for a PDF we can't open because it is encrypted. Also one that opens without a password (an
+ * owner password that only restricts copying or printing, as bank statements often have): its streams
+ * are encrypted all the same, and they are measured before anything decrypts them.
+ */
 export function encryptedError(input: PdfInput, action: string): ToolError {
-  return new ToolError(`${input.field} (${input.filename}): the PDF is encrypted, so it can't be ${action}; attach an unencrypted copy`);
+  return new ToolError(
+    `${input.field} (${input.filename}): the PDF is encrypted (also when it opens without a password and only restricts copying or printing), so it can't be ${action}; attach an unencrypted copy, e.g. printed to a new PDF`,
+  );
 }

@@ -1,5 +1,6 @@
 import { attachments, tool } from "@selu-catalogue/kit";
 import { z } from "zod";
+import { repairFilename } from "../document/repair-args.js";
 import { pdfFilename } from "../document/schema.js";
 import { PDF_LIMITS as L } from "../limits.js";
 import { extractText, fitExtract } from "../read/extract-text.js";
@@ -17,7 +18,7 @@ export const extractPdfText = tool({
     "Scanned PDFs without a text layer give empty pages.",
   input: z.object({
     attachments: attachments({ description: "PDF files to read, in order", min: 1, max: L.maxInputPdfs }),
-    pages: pageRanges.optional().describe(`Pages to read from each file: ${PAGE_RANGES_HELP} (default: all)`),
+    pages: pageRanges.optional().describe(`Pages to read from each file: ${PAGE_RANGES_HELP} (default: all; with several files, cut to each one's length)`),
     max_chars: z
       .number()
       .int()
@@ -53,6 +54,7 @@ export const mergePdfsTool = tool({
     filename: pdfFilename("merged.pdf").optional().describe("File name of the result (default merged.pdf)"),
     title: z.string().min(1).max(300).optional().describe("Title stored in the merged PDF's metadata"),
   }),
+  repair: repairFilename,
   policy: "allow",
   // Not terminal: Selu would show the user this JSON result verbatim as the whole reply and end the turn
   // (before a follow-up such as emailing the file). The model answers instead; the file is attached anyway.

@@ -91,11 +91,11 @@ export function qpdfCheck(pdf: Uint8Array): { ok: boolean; output: string } {
   });
 }
 
-/** Encrypts a PDF with qpdf (user password "secret"), for the refusal tests. */
-export function encryptPdf(pdf: Uint8Array): Buffer {
+/** Encrypts a PDF with qpdf (user password "secret", or the one given: "" opens without one), for the refusal tests. */
+export function encryptPdf(pdf: Uint8Array, userPassword = "secret"): Buffer {
   return withFile(pdf, (path, dir) => {
     const out = join(dir, "enc.pdf");
-    execFileSync("qpdf", ["--encrypt", "secret", "owner", "256", "--", path, out]);
+    execFileSync("qpdf", ["--encrypt", userPassword, "owner", "256", "--", path, out]);
     return readFileSync(out);
   });
 }
