@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleReport } from "./fixtures/documents.js";
 import { gradientPng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
-import { encryptPdf, flat, pdfInfo, pdfPageTexts, qpdfCheck } from "./support/poppler.js";
+import { encryptPdf, flat, pdfFonts, pdfInfo, pdfPageTexts, qpdfCheck } from "./support/poppler.js";
 
 // extract_pdf_text and merge_pdfs, alone and in round trips with create_pdf_document, as the model would
 // chain them: each artifact goes back to the orchestrator and is attached to the next call by artifact_id.
@@ -74,6 +74,10 @@ describe("round trips through the orchestrator", () => {
     const out = await extract({ attachments: [{ artifact_id: artifactId(merged) }] });
     expect(out.pages.map((p) => p.text.split("\n")[0])).toEqual(["Бета", "Alpha", "Its second page."]);
     expect(out.pages[0]!.text).toContain("Второй документ.");
+    // Each document's subsets keep names of their own (ISO 32000-1 9.6.4: different subsets, different tags).
+    const names = pdfFonts(bytes).map((f) => f.name);
+    expect(names.length).toBeGreaterThan(2);
+    expect(new Set(names).size).toBe(names.length);
     // A file name written without its .pdf gets it.
     const named = await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: artifactId(a) }], filename: "Both Docs" });
     expect(named).toMatchObject({ artifact: { filename: "Both Docs.pdf" } });

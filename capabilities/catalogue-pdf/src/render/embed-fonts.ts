@@ -21,11 +21,12 @@ interface EmbeddedFont {
   embed(): void;
 }
 
-/** A font program ready to embed: deflated once, and the glyph number each original glyph has in it. */
+/** A font program ready to embed: deflated once, the glyph number each original glyph has in it, its subset tag. */
 export interface FontFile {
   deflated: Buffer;
   length: number;
   newId: ReadonlyMap<number, number>;
+  tag: string;
 }
 
 /** The streams of one font in one document: its program (deflated), its codes' glyphs and their text. */
@@ -42,7 +43,7 @@ interface Embedding {
 // bytes without subsetting, deflating or writing its maps again.
 const files = new WeakMap<FontFace, Map<string, FontFile>>();
 const embeddings = new WeakMap<FontFace, Map<string, Embedding>>();
-// Per font: its descriptor's entries by subset name (a handful: the tag follows the font's id, F1, F2…).
+// Per font: its descriptor's entries by subset name (a tag per glyph set: as many as the font programs kept).
 const descriptors = new WeakMap<FontFace, Map<string, string>>();
 const MAX_CACHED = 16;
 
@@ -75,9 +76,7 @@ function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
   };
   const found = embedding(face, font.subset.ids, font.unicode);
   const { file, cidToGid, toUnicode } = found;
-  // The subset tag pdfkit derives from the font's id (F1 → BZZZZZ), as its own embed does.
-  const tag = [1, 2, 3, 4, 5, 6].map((i) => String.fromCharCode((font.id.charCodeAt(i) || 73) + 17)).join("");
-  const name = `${tag}+${face.postscriptName.replaceAll(" ", "_")}`;
+  const name = `${file.tag}+${face.postscriptName.replaceAll(" ", "_")}`;
   const fontFile = stream({ data: file.deflated, deflated: true }, { Length1: file.length });
   const descriptor = ref({});
   endSerialised(descriptor, `${descriptorOf(face, font, name)}\n/FontFile2 ${fontFile}\n>>`);
@@ -122,9 +121,8 @@ function descriptorOf(face: FontFace, font: EmbeddedFont, name: string): string 
       StemV: 0,
     });
     found = entries.slice(0, -"\n>>".length);
-    cache.set(name, found);
   }
-  return found;
+  return remember(cache, name, found);
 }
 
 /**
@@ -174,9 +172,24 @@ export function fontFile(face: FontFace, ids: readonly number[]): FontFile {
   let file = cache.get(key);
   if (!file) {
     const subset = subsetFont(face.bytes, glyphs);
-    file = { deflated: ownMemory(deflate(subset.bytes)), length: subset.bytes.byteLength, newId: subset.newId };
+    file = { deflated: ownMemory(deflate(subset.bytes)), length: subset.bytes.byteLength, newId: subset.newId, tag: subsetTag(`${face.postscriptName}:${key}`) };
   }
   return remember(cache, key, file);
+}
+
+/**
+ * A subset's tag (PDF 32000-1, 9.6.4): six capitals from its face and glyphs (FNV-1a), so the different
+ * subsets of one font in a file (documents merged into one) have different names, and the same glyphs
+ * the same name. pdfkit's tag follows the font's number in the document (F1 → BZZZZZ): every document's
+ * first font had the same one, whatever its glyphs.
+ */
+export function subsetTag(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  let n = (hash >>> 0) % 26 ** 6;
+  let tag = "";
+  for (let i = 0; i < 6; i++, n = Math.floor(n / 26)) tag += String.fromCharCode(65 + (n % 26));
+  return tag;
 }
 
 function cacheOf<T>(caches: WeakMap<FontFace, Map<string, T>>, face: FontFace): Map<string, T> {
