@@ -43,6 +43,43 @@ describe("page breaks", () => {
     }
   });
 
+  it("keeps a heading on the page of what starts after it: a table's header and first row, an image, the first lines of text", async () => {
+    const square = pdf.file(gradientPng(400, 200, [40, 110, 200]), "wide.png", "image/png");
+    const table = {
+      type: "table",
+      columns: ["Quarter", "Revenue"],
+      rows: [
+        ["Q1 with a row", "1"],
+        ["Q2", "2"],
+      ],
+    };
+    const image = { type: "image", attachment_index: 0, width: 1 };
+    // Headings pushed down the first page line by line: whatever the filler, a heading never ends a page.
+    for (let lines = 30; lines <= 46; lines += 2) {
+      const filler = Array.from({ length: lines }, (_, i) => `Filler line ${i + 1}`).join("\n");
+      const result = await pdf.ok("create_pdf_document", {
+        title: "Keep",
+        page_numbers: false,
+        sections: [
+          { heading: "First", content: [filler] },
+          { heading: "Tabled", content: [table] },
+          { heading: "Pictured", content: [image] },
+          { heading: "Written", content: [`## Inline heading\n${filler}`, "Body after the inline heading."] },
+        ],
+        attachments: [{ artifact_id: square }],
+      });
+      const bytes = pdf.bytes(result);
+      const words = pdfWords(bytes);
+      const pageOf = (text: string) => words.find((w) => w.text === text)!.page;
+      expect(pageOf("Tabled"), `${lines} lines: the table's heading`).toBe(pageOf("Quarter"));
+      expect(pageOf("Tabled"), `${lines} lines: the table's first row`).toBe(words.find((w) => w.text === "Q1")!.page);
+      expect(pageOf("Pictured"), `${lines} lines: the image's heading`).toBe(pdfImages(bytes)[0]!.page);
+      const inline = words.filter((w) => w.text === "Inline")[0]!;
+      const next = words.find((w) => (w.page > inline.page || (w.page === inline.page && w.yMin > inline.yMax)) && w.text === "Filler")!;
+      expect(next.page, `${lines} lines: the inline heading`).toBe(inline.page);
+    }
+  });
+
   it("fills the space an image that moved to the next page leaves with the text after it", async () => {
     const square = pdf.file(gradientPng(400, 400, [40, 110, 200]), "square.png", "image/png");
     const filler = "The quarterly figures are summarised here in plain words for the board. ".repeat(28);

@@ -82,7 +82,7 @@ describe("tagged PDF", () => {
         {
           heading: "First",
           content: [
-            "A paragraph.",
+            "A paragraph.\n\n### A heading written in the text",
             { type: "list", ordered: true, items: ["one", { text: "two", items: ["two a"] }] },
             {
               type: "table",
@@ -115,7 +115,7 @@ describe("tagged PDF", () => {
     expect(trees[0]!.children).toHaveLength(1);
     expect(shape(trees[0]!.children![0]!)).toBe(
       "Document[H1,P," +
-        "Sect[H2,P,L[LI[Lbl,LBody],LI[Lbl,LBody[L[LI[Lbl,LBody]]]]],Table[THead[TR[TH,TH]],TBody[TR[TD,TD],TR[TD,TD]]]]," +
+        "Sect[H2,P,H3,L[LI[Lbl,LBody],LI[Lbl,LBody[L[LI[Lbl,LBody]]]]],Table[THead[TR[TH,TH]],TBody[TR[TD,TD],TR[TD,TD]]]]," +
         "Sect[H2,BlockQuote[P],P,Code,Figure{A blue gradient}[Caption],Figure{Figure 2}[Caption],Figure{Image: chart.png}]]",
     );
   });

@@ -117,11 +117,11 @@ describe("paragraphBlocks", () => {
   });
 
   it("reads a markdown heading line as a bold paragraph of its own, before or among other text", () => {
-    expect(paragraphBlocks("## Background", "f")).toEqual([{ type: "paragraph", text: "**Background**" }]);
+    expect(paragraphBlocks("## Background", "f")).toEqual([{ type: "paragraph", text: "**Background**", heading: true }]);
     expect(paragraphBlocks("# Plan #\nFirst we look.\n### Next\n- a\n- b", "f")).toEqual([
-      { type: "paragraph", text: "**Plan**" },
+      { type: "paragraph", text: "**Plan**", heading: true },
       { type: "paragraph", text: "First we look." },
-      { type: "paragraph", text: "**Next**" },
+      { type: "paragraph", text: "**Next**", heading: true },
       { type: "list", ordered: false, items: ["a", "b"] },
     ]);
     expect(paragraphBlocks("#hashtag and C# stay text\nsecond line", "f")).toEqual([{ type: "paragraph", text: "#hashtag and C# stay text\nsecond line" }]);
@@ -163,7 +163,11 @@ describe("paragraphBlocks", () => {
     expect(paragraphBlocks("Above\n\n---\n\nBelow", "f")).toEqual([{ type: "paragraph", text: "Above" }, { type: "rule" }, { type: "paragraph", text: "Below" }]);
     expect(paragraphBlocks("* * *", "f")).toEqual([{ type: "rule" }]);
     expect(paragraphBlocks("- a\n- b\n___\nc", "f")).toEqual([{ type: "list", ordered: false, items: ["a", "b"] }, { type: "rule" }, { type: "paragraph", text: "c" }]);
-    expect(paragraphBlocks("Title\n=====\nBody\nSub title\n---", "f")).toEqual([{ type: "paragraph", text: "**Title**" }, { type: "paragraph", text: "Body\nSub title" }, { type: "rule" }]);
+    expect(paragraphBlocks("Title\n=====\nBody\nSub title\n---", "f")).toEqual([
+      { type: "paragraph", text: "**Title**", heading: true },
+      { type: "paragraph", text: "Body\nSub title" },
+      { type: "rule" },
+    ]);
     // Not rules or headings: two dashes, dashes in text, an email signature's separator.
     expect(paragraphBlocks("a\n\n--\n\n1 --- 2", "f")).toEqual([
       { type: "paragraph", text: "a" },

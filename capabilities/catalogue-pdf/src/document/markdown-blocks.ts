@@ -4,8 +4,11 @@ import type { Block } from "./schema.js";
 
 type Align = "left" | "center" | "right";
 
-/** A block of the document model, or a horizontal rule (`---`), which only markdown writes. */
-export type MarkdownBlock = Block | { type: "rule" };
+/**
+ * A block of the document model, a horizontal rule (`---`), or a paragraph that is a heading (a `#` line,
+ * set bold, kept with what follows it and tagged a heading), which only markdown writes.
+ */
+export type MarkdownBlock = Block | { type: "rule" } | { type: "paragraph"; text: string; heading: true };
 
 /**
  * The blocks a paragraph's text means. Models often write markdown where the document model has blocks
@@ -82,8 +85,8 @@ function headingText(line: string): string | undefined {
 }
 
 /** A heading written in markdown, as the document model has no heading inside a section: a bold paragraph. */
-function boldParagraph(text: string): Block {
-  return { type: "paragraph", text: `**${text.replaceAll("**", "")}**` };
+function boldParagraph(text: string): MarkdownBlock {
+  return { type: "paragraph", text: `**${text.replaceAll("**", "")}**`, heading: true };
 }
 
 // The line that opens a fenced code block: ``` or ~~~, then an info string naming the language. Tested on

@@ -15,7 +15,7 @@ export interface PreparedListItem {
 export type ImageSource = { attachmentIndex: number } | { url: URL };
 
 export type PreparedBlock =
-  | { kind: "paragraph"; runs: Run[] }
+  | { kind: "paragraph"; runs: Run[]; heading?: true }
   | { kind: "list"; ordered: boolean; start: number; items: PreparedListItem[] }
   | { kind: "table"; columns: { header: Run[]; align: "left" | "center" | "right" }[]; rows: Run[][][]; field: string }
   | { kind: "quote"; runs: Run[]; attribution?: string }
@@ -193,7 +193,7 @@ class Preparer {
   block(block: MarkdownBlock, field: string): PreparedBlock {
     switch (block.type) {
       case "paragraph":
-        return { kind: "paragraph", runs: this.runs(block.text, `${field}.text`) };
+        return "heading" in block ? { kind: "paragraph", runs: this.runs(block.text, `${field}.text`), heading: true } : { kind: "paragraph", runs: this.runs(block.text, `${field}.text`) };
       case "list": {
         let total = 0;
         const items = (list: ListItem[], at: string, depth: number): PreparedListItem[] => {

@@ -4,7 +4,7 @@ import type { LoadedImage } from "../document/images.js";
 import type { PreparedDocument } from "../document/prepare.js";
 import { markComplexFragments } from "../text/actual-text.js";
 import { attachText } from "../text/doc-text.js";
-import { renderBlocks } from "./blocks/flow.js";
+import { keepWithHeading, renderBlocks } from "./blocks/flow.js";
 import type { OpenedImage } from "./blocks/image.js";
 import { registerFaces } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
@@ -115,7 +115,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
     const headingPages: number[] = [];
     for (const [s, section] of prepared.sections.entries()) {
       tags.open("Sect");
-      headingPages.push(writeHeading(doc, section.heading, s));
+      headingPages.push(writeHeading(doc, section.heading, s, keepWithHeading(doc, section.blocks[0], images, opened)));
       await renderBlocks(doc, section.blocks, images, opened, pause);
       tags.close();
     }
@@ -158,11 +158,11 @@ function writeTitle(doc: Doc, prepared: PreparedDocument): void {
 }
 
 /** Writes a section heading (a link target and an outline entry); returns the page it is on. */
-function writeHeading(doc: Doc, heading: string, s: number): number {
+function writeHeading(doc: Doc, heading: string, s: number, keep: number): number {
   const { left, width } = area(doc);
   const height = brokenHeight(doc, [runOf(heading, "bold")], width, STYLE.heading, 0) ?? doc.font("bold").fontSize(STYLE.heading).heightOfString(heading, { width });
-  // Keep a heading with the first lines of what follows it.
-  ensureSpace(doc, height + 48);
+  // Keep a heading with the start of what follows it (`keep`, see keepWithHeading).
+  ensureSpace(doc, height + 11 + keep);
   if (doc.y > area(doc).top + 1) doc.y += 6;
   doc.outline.addItem(heading);
   const page = currentPage(doc);

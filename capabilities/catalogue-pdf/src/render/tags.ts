@@ -16,6 +16,7 @@ export type StructType =
   | "Sect"
   | "H1"
   | "H2"
+  | "H3"
   | "P"
   | "L"
   | "LI"

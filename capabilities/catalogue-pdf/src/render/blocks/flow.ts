@@ -23,6 +23,10 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
   for (let b = 0; b < blocks.length; b++) {
     await pause();
     const block = blocks[b]!;
+    if (block.kind === "paragraph" && block.heading) {
+      await renderParagraph(doc, block.runs, pause, { keep: keepWithHeading(doc, blocks[b + 1], images, opened) });
+      continue;
+    }
     if (block.kind !== "image") {
       await renderBlock(doc, block, pause);
       continue;
@@ -39,6 +43,24 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
     }
     renderImage(doc, image, box, block.caption, block.alt ?? unnamedAlt(images.get(sourceKey(block.source))?.name));
   }
+}
+
+/**
+ * How much of the block after a heading must be on the heading's page, so that no heading is left alone at
+ * the foot of one (issue 17 item 3): a table's header and first row, an image with its caption (both move
+ * to the next page whole; an image is never taller than a page), or two lines of anything else. A table's
+ * start is kept only up to half a page: one that starts taller is split anyway.
+ */
+export function keepWithHeading(doc: Doc, block: PreparedBlock | undefined, images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>): number {
+  if (block?.kind === "image") {
+    const box = imageBox(doc, openedImage(doc, block, images, opened), block.width, block.caption);
+    return box.h + box.captionHeight;
+  }
+  if (block?.kind === "table") {
+    const { top, bottom } = area(doc);
+    return Math.min(tableStartHeight(doc, block), (bottom - top) / 2);
+  }
+  return 2 * (doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) + STYLE.lineGap) + STYLE.paragraphGap;
 }
 
 /**

@@ -9,11 +9,14 @@ import { tagsOf } from "../tags.js";
 import { PIECE_CHARS, pieces } from "./pieces.js";
 
 /** A paragraph: flowing runs over the text width, breaking across pages as needed; long text in pieces. */
-export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () => Promise<void>): Promise<void> {
+export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () => Promise<void>, heading?: { keep: number }): Promise<void> {
   const { left, width } = area(doc);
-  ensureSpace(doc, doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) * 2);
+  const lines = doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) * 2;
+  // A heading (a `#` line in the text) stays on the page of the start of what follows it.
+  ensureSpace(doc, heading ? runsHeight(doc, runs, width, STYLE.body) + heading.keep : lines);
   const tags = tagsOf(doc);
-  tags.open("P", inReadingOrder(runsText(runs)));
+  // Tagged a level under the section's H2.
+  tags.open(heading ? "H3" : "P", inReadingOrder(runsText(runs)));
   const options = { x: left, width, size: STYLE.body };
   await inPieces(doc, runs, pause, (piece, joined) => (joined ? writeRuns(doc, piece, { ...options, ...joined }) : setRuns(doc, piece, options)));
   tags.close();
