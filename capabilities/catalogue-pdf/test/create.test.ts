@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
 import { encodePng, gradientPng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
-import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, qpdfCheck } from "./support/poppler.js";
+import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, pdfWords, qpdfCheck } from "./support/poppler.js";
 
 // create_pdf_document end to end: the production entrypoint behind the orchestrator double, every file
 // checked with poppler and qpdf rather than with the libraries that wrote it.
@@ -150,6 +150,52 @@ describe("tables", () => {
     expect(text).toContain("A very long cell");
     expect(text.replace(/\s+/g, " ")).toContain("three column table.");
     expect(Number(pdfInfo(bytes).Pages)).toBe(1);
+  });
+
+  it("break a long email address or URL inside before any other column's words, and keep a table's words whole where they fit", async () => {
+    const invoices = {
+      type: "table",
+      columns: ["Invoice", "Customer", "Contact email", "Due", { header: "Amount", align: "right" }],
+      rows: [
+        ["INV-2026-000123", "Acme Corporation International", "billing.department@acme-corporation-international.com", "2026-11-23", "$12,345.67"],
+        ["INV-2026-000124", "Globex", "accounts@globex.example", "2026-11-24", "$987.00"],
+      ],
+    };
+    const team = {
+      type: "table",
+      columns: ["Name", "Role", "Email", "Website", "Start date", "Salary", "Location", "Notes"],
+      rows: [
+        [
+          "Person Lastname",
+          "Senior software engineer",
+          "person.lastname@example-company.com",
+          "https://www.example-company.com/team/person-0-lastname",
+          "2024-01-15",
+          "120,000",
+          "San Francisco, CA",
+          "Works remotely two days per week",
+        ],
+      ],
+    };
+    const { bytes } = await create({ title: "Columns", sections: [{ heading: "T", content: [invoices, team] }] });
+    const words = new Set(pdfWords(bytes).map((w) => w.text));
+    for (const word of [
+      "Customer",
+      "Corporation",
+      "International",
+      "Invoice",
+      "INV-2026-000123",
+      "2026-11-23",
+      "$12,345.67",
+      "Senior",
+      "software",
+      "engineer",
+      "Francisco,",
+      "remotely",
+      "2024-01-15",
+    ]) {
+      expect(words.has(word), word).toBe(true);
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import LineBreaker from "linebreak";
 import { ToolError } from "@selu-catalogue/kit";
 import { type Run, runsText } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
@@ -238,26 +239,69 @@ function lineWidthOf(cell: readonly Run[], measure: Measure, eachWord?: (width: 
 }
 
 /**
- * Gives `eachWord` the width of each word of `text` (between white space) in `face` at `size`, or the
- * text's own `width` when it is one word with no space at all.
+ * Gives `eachWord` the width of each piece of `text` a line can't break inside, in `face` at `size`: its
+ * words (between white space), cut after a hyphen or dash as the line breaker cuts them
+ * (`billing@acme-corporation-international.com`), and a word of 48 characters or more in the pieces of 24
+ * it is drawn in (a URL, a hash). A word followed by a space needs that space too: the line breaker fits a
+ * word with the spaces after it (as pdfkit's wrapper does). `width` is the text's own, for one word alone.
  */
 function eachWordOf(text: string, width: number, face: FontKey, size: number, measure: Measure, eachWord: (width: number) => void): void {
   let start = -1; // where the current word starts (-1: between words)
   let spaced = false;
+  const word = (from: number, to: number) => {
+    const piece = text.slice(from, to);
+    const after = to < text.length ? measure(" ", face, size) : 0;
+    const parts = to - from >= LONG_WORD_CHARS ? piece.match(/.{1,24}/gu)! : BREAKS_AFTER.test(piece) ? breakPieces(piece) : undefined;
+    if (!parts) eachWord((from === 0 && to === text.length ? width : measure(piece, face, size)) + after);
+    else parts.forEach((part, i) => eachWord(measure(part, face, size) + (i === parts.length - 1 ? after : 0)));
+  };
   for (let i = 0; i < text.length; i++) {
     if (!isSpace(text.charCodeAt(i))) {
       if (start === -1) start = i;
       continue;
     }
     spaced = true;
-    if (start !== -1) eachWord(measure(text.slice(start, i), face, size));
+    if (start !== -1) word(start, i);
     start = -1;
   }
-  if (!spaced) eachWord(width);
-  else if (start !== -1) eachWord(measure(text.slice(start), face, size));
+  if (!spaced) word(0, text.length);
+  else if (start !== -1) word(start, text.length);
 }
 
-/** Column widths from each column's longest word and longest line (see {@link columnWidths}). */
+// A word of this many characters (UTF-16 units here; close enough for a width) is drawn in pieces of 24 (page.ts).
+const LONG_WORD_CHARS = 48;
+// Hyphens and dashes, after which UAX #14 lets a line break inside a word.
+const BREAKS_AFTER = /[-\u00AD\u2010\u2012-\u2014]/;
+
+/** A word's pieces between the line-break opportunities UAX #14 gives inside it (the linebreak package). */
+function breakPieces(word: string): string[] {
+  const pieces: string[] = [];
+  const breaker = new LineBreaker(word);
+  let last = 0;
+  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
+    if (bk.position > last) pieces.push(word.slice(last, bk.position));
+    last = bk.position;
+  }
+  return pieces;
+}
+
+/** `values` with the largest cut down to one cap, the highest at which they sum to `total` at most. */
+function capped(values: readonly number[], total: number): number[] {
+  const sorted = [...values].sort((a, b) => a - b);
+  let rest = total;
+  for (let i = 0; i < sorted.length; i++) {
+    const left = sorted.length - i;
+    if (sorted[i]! * left > rest) return values.map((v) => Math.min(v, rest / left));
+    rest -= sorted[i]!;
+  }
+  return [...values];
+}
+
+/**
+ * Column widths from each column's longest word and longest line (see {@link columnWidths}). When the
+ * longest words don't all fit, the longest are cut down first (to one width, as much as it takes): a URL
+ * or an email address breaks inside, not every other column's words.
+ */
 function widthsFor(longestWord: readonly number[], longestLine: readonly number[], available: number): number[] {
   const count = longestWord.length;
   const mins = longestWord.map((w) => Math.min(Math.max(w, 16) + 2 * PAD + 1, available / 2));
@@ -268,21 +312,28 @@ function widthsFor(longestWord: readonly number[], longestLine: readonly number[
   const widths = new Array<number>(count).fill(0);
   let open = [...Array(count).keys()];
   let remaining = available;
+  // The columns open still need their longest words at least: a column that fits in a fair share gets
+  // what it wants only while that leaves them as much.
+  let openMins = mins.reduce((a, b) => a + b, 0);
   for (let settled = true; settled && open.length > 0; ) {
     settled = false;
     const share = remaining / open.length;
-    for (const c of open) {
-      if (wants[c]! <= share) {
-        widths[c] = wants[c]!;
-        remaining -= wants[c]!;
-        settled = true;
-      }
+    for (const c of [...open].sort((a, b) => wants[a]! - wants[b]!)) {
+      if (wants[c]! > share || remaining - wants[c]! < openMins - mins[c]!) continue;
+      widths[c] = wants[c]!;
+      remaining -= wants[c]!;
+      openMins -= mins[c]!;
+      settled = true;
     }
     open = open.filter((c) => widths[c] === 0);
   }
   const sumMin = open.reduce((a, c) => a + mins[c]!, 0);
   if (sumMin >= remaining) {
-    for (const c of open) widths[c] = (mins[c]! / sumMin) * remaining;
+    const cut = capped(
+      open.map((c) => mins[c]!),
+      remaining,
+    );
+    open.forEach((c, i) => (widths[c] = cut[i]!));
     return widths;
   }
   const extra = remaining - sumMin;
