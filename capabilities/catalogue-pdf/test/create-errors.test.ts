@@ -247,13 +247,4 @@ describe("limits", () => {
       /^Tool error: Capability artifact upload failed: .*larger than .*5 MiB/,
     );
   });
-
-  it("refuses a table row taller than a page", async () => {
-    const cell = Array.from({ length: 250 }, (_, i) => `word${i}`).join(" ");
-    const error = await pdf.fails(
-      "create_pdf_document",
-      doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }, { header: "C" }, { header: "D" }, { header: "E" }, { header: "F" }], rows: [[cell, cell, cell, cell, cell, cell]] }]),
-    );
-    expect(error).toBe("sections[0].content[0].rows[0]: the row is taller than a page; split its text over several rows");
-  });
 });

@@ -152,6 +152,28 @@ describe("tables", () => {
     expect(Number(pdfInfo(bytes).Pages)).toBe(1);
   });
 
+  it("split a row taller than a page across pages, each cell's words all drawn and in order, the header repeated", async () => {
+    const cell = (c: number) => Array.from({ length: 260 }, (_, i) => `c${c}w${i}`).join(" ");
+    const table = {
+      type: "table",
+      columns: ["Criterion", "Vendor A", "Vendor B", "Vendor C"],
+      rows: [
+        ["Support", cell(1), cell(2), cell(3)],
+        ["Price", "low", "high", "mid"],
+      ],
+    };
+    const { bytes } = await create({ title: "Compare", sections: [{ heading: "Vendors", content: ["Before the table.", table] }] });
+    const pages = pdfPageTexts(bytes, { layout: true });
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages) expect(page).toMatch(/Criterion\s+Vendor A\s+Vendor B\s+Vendor C/);
+    const words = pdfWords(bytes);
+    for (const c of [1, 2, 3]) {
+      const order = words.filter((w) => w.text.startsWith(`c${c}w`)).map((w) => Number(w.text.slice(`c${c}w`.length)));
+      expect(order, `column ${c}`).toEqual(Array.from({ length: 260 }, (_, i) => i));
+    }
+    expect(pages.at(-1)).toMatch(/Price\s+low\s+high\s+mid/);
+  });
+
   it("break a long email address or URL inside before any other column's words, and keep a table's words whole where they fit", async () => {
     const invoices = {
       type: "table",

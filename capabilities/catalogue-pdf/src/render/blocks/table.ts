@@ -9,6 +9,7 @@ import { breakLines, measurer, type Line, type Measure } from "../line-break.js"
 import { isSpace } from "../../text/white-space.js";
 import { area, ensureSpace, type RunsOptions, STYLE, writeLine, writeRuns } from "../page.js";
 import { runsHeight } from "../set-runs.js";
+import { fittingPart } from "./row-parts.js";
 import type { Doc } from "../doc.js";
 import { inReadingOrder, NO_OPTIONS } from "../struct-element.js";
 import { type ElementOptions, tagsOf, type Tags } from "../tags.js";
@@ -43,7 +44,7 @@ function tableStart(doc: Doc, table: Table) {
 
 /**
  * A table: columns sized to their content within the text width, wrapping cells, the header row repeated
- * at the top of every page the table continues on, rows never split across pages.
+ * at the top of every page the table continues on, a row split across pages only when taller than one.
  */
 export async function renderTable(doc: Doc, table: Table, pause: () => Promise<void>): Promise<void> {
   const { left, top, bottom } = area(doc);
@@ -55,26 +56,83 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
   let repeated: Row | undefined;
   const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, cell ? header : (repeated ??= unlinked(header)), widths, aligns, left, STYLE.headerFill, cell);
 
-  ensureSpace(doc, header.height + (first?.height ?? 0));
+  const pageRoom = bottom - top - header.height;
+  // A first row taller than a page starts wherever a few of its lines fit (it goes on over pages).
+  ensureSpace(doc, header.height + Math.min(first?.height ?? 0, first && first.height > pageRoom ? MIN_PART : Number.POSITIVE_INFINITY));
   tags.open("Table");
   tags.group("THead", () => drawHeader("TH"));
   tags.open("TBody");
   for (let r = 0; r < table.rows.length; r++) {
     if (r % 25 === 24) await pause();
     const row = r === 0 ? first! : rowOf(table.rows[r]!, r);
-    if (row.height > bottom - top - header.height) {
-      throw new ToolError(`${table.field}.rows[${r}]: the row is taller than a page; split its text over several rows`);
+    const fill = r % 2 === 1 ? STYLE.zebra : undefined;
+    if (row.height > pageRoom) {
+      // Taller than a page: drawn in parts, each as much of every cell as fits where it is drawn.
+      let rest: Run[][] = row.cells.map((cell) => [...cell]);
+      while (rest.some((cell) => cell.length > 0)) {
+        await pause();
+        const parts = doc.y + MIN_PART <= bottom ? partsFitting(rest, bottom - doc.y, rowOf) : undefined;
+        if (!parts) {
+          if (doc.y <= top + header.height + 0.5) throw new ToolError(`${table.field}.rows[${r}]: a piece of the row is taller than a page; split its text over several rows`);
+          doc.addPage();
+          drawHeader(undefined);
+          continue;
+        }
+        drawRow(
+          doc,
+          tags,
+          rowOf(
+            parts.map(([part]) => part),
+            PART,
+          ),
+          widths,
+          aligns,
+          left,
+          fill,
+          "TD",
+        );
+        rest = parts.map(([, after]) => after);
+      }
+      continue;
     }
     if (doc.y + row.height > bottom) {
       doc.addPage();
       drawHeader(undefined);
     }
-    drawRow(doc, tags, row, widths, aligns, left, r % 2 === 1 ? STYLE.zebra : undefined, "TD");
+    drawRow(doc, tags, row, widths, aligns, left, fill, "TD");
   }
   tags.close();
   tags.close();
   doc.x = left;
   doc.y += STYLE.paragraphGap + 2;
+}
+
+/** The row index a part of a row is laid out as: none sampled, so its cells are measured anew. */
+const PART = -2;
+/** The least room worth starting a part of a tall row in: about four lines. */
+const MIN_PART = 48;
+
+/**
+ * Every cell's part that fits in `room` with the rest after it (a cell done already is empty in both);
+ * undefined when some cell left can't put a line there.
+ */
+function partsFitting(cells: readonly Run[][], room: number, rowOf: (cells: readonly Run[][], r: number) => Row): [Run[], Run[]][] | undefined {
+  const parts: [Run[], Run[]][] = [];
+  for (const [c, cell] of cells.entries()) {
+    if (cell.length === 0) {
+      parts.push([[], []]);
+      continue;
+    }
+    const alone = (runs: readonly Run[]) =>
+      rowOf(
+        cells.map((_, i) => (i === c ? (runs as Run[]) : [])),
+        PART,
+      ).height;
+    const part = fittingPart(cell, room, alone);
+    if (!part) return undefined;
+    parts.push(part);
+  }
+  return parts;
 }
 
 /** A row laid out: its cells, each as lines where we broke it (else pdfkit wraps it), and its height. */

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { Run } from "../../document/inline.js";
+import { cutRuns, fittingPart } from "./row-parts.js";
+
+const run = (text: string, bold = false): Run => ({ text, bold, italic: false, code: false });
+const text = (runs: readonly Run[]) => runs.map((r) => r.text).join("");
+
+describe("cutRuns", () => {
+  it("cuts inside a run, keeps each side's styles and drops the space at the cut", () => {
+    const [before, after] = cutRuns([run("plain "), run("bold words", true), run(" tail")], 11);
+    expect(before).toEqual([run("plain "), run("bold ", true)]);
+    expect(after).toEqual([run("words", true), run(" tail")]);
+    expect(cutRuns([run("one "), run("  "), run("two")], 4)[1]).toEqual([run("two")]);
+  });
+});
+
+describe("fittingPart", () => {
+  // A stand-in for a row's height: one unit a character.
+  const height = (runs: readonly Run[]) => text(runs).length;
+
+  it("takes the most that fits, cut where a line may break", () => {
+    const [part, rest] = fittingPart([run("alpha beta gamma delta")], 12, height)!;
+    expect(text(part)).toBe("alpha beta ");
+    expect(text(rest)).toBe("gamma delta");
+  });
+
+  it("takes all that fits whole, and nothing when not even the first piece does", () => {
+    expect(fittingPart([run("short")], 10, height)).toEqual([[run("short")], []]);
+    expect(fittingPart([run("unbreakable words")], 5, height)).toBeUndefined();
+  });
+
+  it("cuts between ideographs, which have no spaces", () => {
+    const [part] = fittingPart([run("这是一个很长的中文段落")], 4, height)!;
+    expect(text(part)).toBe("这是一个");
+  });
+});
