@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, type PDFRef, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sampleReport } from "./fixtures/documents.js";
 import { gradientPng } from "./fixtures/png.js";
@@ -81,6 +81,85 @@ describe("round trips through the orchestrator", () => {
     // A file name written without its .pdf gets it.
     const named = await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: artifactId(a) }], filename: "Both Docs" });
     expect(named).toMatchObject({ artifact: { filename: "Both Docs.pdf" } });
+  });
+});
+
+describe("merge_pdfs keeps navigation", () => {
+  /** The outline as "title → page number" lines, nested items indented, from pdf-lib's low-level objects. */
+  function outline(doc: PDFDocument): string[] {
+    const pages = doc.getPages().map((p) => p.ref);
+    const lines: string[] = [];
+    const walk = (first: unknown, depth: number) => {
+      for (let item = doc.context.lookupMaybe(first as PDFRef, PDFDict); item; item = doc.context.lookupMaybe(item.get(PDFName.of("Next")) as PDFRef, PDFDict)) {
+        const dest = item.lookup(PDFName.of("Dest"), PDFArray);
+        const title = (item.lookup(PDFName.of("Title")) as PDFHexString).decodeText();
+        lines.push(`${"  ".repeat(depth)}${title} → ${pages.indexOf(dest.get(0) as PDFRef) + 1}`);
+        walk(item.get(PDFName.of("First")), depth + 1);
+      }
+    };
+    walk(doc.catalog.lookupMaybe(PDFName.of("Outlines"), PDFDict)?.get(PDFName.of("First")), 0);
+    return lines;
+  }
+
+  it("points each file's contents links at its copied pages, and gives the merged file a bookmark per file with the file's bookmarks under it", async () => {
+    const report = await pdf.ok("create_pdf_document", {
+      title: "Report",
+      table_of_contents: true,
+      sections: [
+        { heading: "Intro", content: ["First.", { type: "page_break" }] },
+        { heading: "Details", content: ["Second."] },
+      ],
+    });
+    const plain = pdf.file(await labelledPdf("Plain", 2), "plain.pdf", "application/pdf");
+    const merged = await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: plain }, { artifact_id: artifactId(report) }] });
+    const doc = await PDFDocument.load(pdf.bytes(merged));
+    // The report: its contents on page 1, Intro on page 2, Details on page 3 (merged: 3, 4, 5).
+    expect(outline(doc)).toEqual(["plain.pdf → 1", "Report → 3", "  Intro → 4", "  Details → 5"]);
+    // The contents page's two links now go to the merged file's pages 4 and 5 (they named destinations
+    // the merge left behind).
+    const pages = doc.getPages().map((p) => p.ref);
+    const targets = doc
+      .getPages()[2]!
+      .node.Annots()!
+      .asArray()
+      .map((ref) => doc.context.lookup(ref, PDFDict))
+      .filter((annot) => annot.get(PDFName.of("Subtype")) === PDFName.of("Link") && annot.has(PDFName.of("A")))
+      .map((annot) => annot.lookup(PDFName.of("A"), PDFDict).get(PDFName.of("D")))
+      .map((dest) => (dest instanceof PDFArray ? pages.indexOf(dest.get(0) as PDFRef) + 1 : String(dest)));
+    expect([...new Set(targets)]).toEqual([4, 5]);
+    expect(qpdfCheck(pdf.bytes(merged)).ok).toBe(true);
+    // Taking only the contents page: its links go nowhere in the merged file, so they carry no action.
+    const part = await PDFDocument.load(pdf.bytes(await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: artifactId(report), pages: "1" }] })));
+    const actions =
+      part
+        .getPages()[0]!
+        .node.Annots()
+        ?.asArray()
+        .filter((ref) => part.context.lookup(ref, PDFDict).has(PDFName.of("A"))) ?? [];
+    expect(actions).toEqual([]);
+  });
+
+  it("reads a file's outline and named destinations once each, however they loop", async () => {
+    const doc = await PDFDocument.load(await labelledPdf("Loops", 2));
+    const { context } = doc;
+    const page = doc.getPages()[1]!.ref;
+    // An outline item that is its own next and its own first child, and a name tree that is its own kid.
+    const item = context.obj({ Title: PDFHexString.fromText("Again"), Dest: [page, "Fit"] });
+    const itemRef = context.register(item);
+    item.set(PDFName.of("Next"), itemRef);
+    item.set(PDFName.of("First"), itemRef);
+    doc.catalog.set(PDFName.of("Outlines"), context.register(context.obj({ Type: "Outlines", First: itemRef, Last: itemRef })));
+    const tree = context.obj({ Names: [PDFHexString.fromText("p2"), context.obj([page, "Fit"])] });
+    const treeRef = context.register(tree);
+    tree.set(PDFName.of("Kids"), context.obj([treeRef]));
+    doc.catalog.set(PDFName.of("Names"), context.obj({ Dests: treeRef }));
+    const link = context.obj({ Type: "Annot", Subtype: "Link", Rect: [0, 0, 10, 10], A: { S: "GoTo", D: PDFHexString.fromText("p2") } });
+    doc.getPages()[0]!.node.set(PDFName.of("Annots"), context.obj([context.register(link)]));
+    const id = pdf.file(Buffer.from(await doc.save()), "loops.pdf", "application/pdf");
+    const merged = await PDFDocument.load(pdf.bytes(await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: id }] })));
+    expect(outline(merged)).toEqual(["loops.pdf → 1", "  Again → 2"]);
+    const action = merged.context.lookup(merged.getPages()[0]!.node.Annots()!.get(0), PDFDict).lookup(PDFName.of("A"), PDFDict);
+    expect(action.lookup(PDFName.of("D"), PDFArray).get(0)).toBe(merged.getPages()[1]!.ref);
   });
 });
 

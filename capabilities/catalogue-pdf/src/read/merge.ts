@@ -4,6 +4,7 @@ import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
 import { damagedIfThrows } from "./damaged.js";
 import type { PdfInput } from "./pdf-input.js";
+import type { Bookmark } from "./merge-navigation.js";
 
 export interface MergeInput extends PdfInput {
   /** Page ranges to take ("1-3,7"); all pages when absent. */
@@ -13,12 +14,14 @@ export interface MergeInput extends PdfInput {
 /**
  * Concatenates the chosen pages of each PDF into a new one with pdf-lib. Encrypted inputs are refused
  * (pdf-lib can't decrypt, and copying their pages would produce unreadable output); page counts and
- * the output size are bounded.
+ * the output size are bounded. Each file's links to its named destinations keep working and its
+ * bookmarks come along, under a bookmark of its own (merge-navigation.ts).
  */
 export async function mergePdfs(inputs: readonly MergeInput[], title: string | undefined, maxBytes: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; pages: number }> {
   // Loaded on the first merge only: a process that only creates PDFs never holds it.
-  const { PDFDocument } = await import("pdf-lib");
+  const [{ PDFDocument }, navigation] = await Promise.all([import("pdf-lib"), import("./merge-navigation.js")]);
   const merged = await PDFDocument.create();
+  const bookmarks: Bookmark[] = [];
   let total = 0;
   const tooMany = () => new ToolError(`the merged PDF would have more than ${PDF_LIMITS.maxMergePages} pages; merge fewer pages`);
   for (const input of inputs) {
@@ -36,10 +39,14 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
       }),
     );
     for (const page of copied) merged.addPage(page);
+    const pages = navigation.pageMapOf(source, indexes, copied);
+    navigation.relinkNamedDestinations(source, merged, copied, pages);
+    if (copied.length > 0) bookmarks.push(navigation.fileBookmark(source, merged, copied[0]!, input.filename, pages));
     // pdf-lib works synchronously on each file: give other calls and cancellation a turn in between.
     await new Promise((resolve) => setImmediate(resolve));
   }
   signal.throwIfAborted();
+  navigation.writeOutline(merged, bookmarks);
   if (title) merged.setTitle(title);
   merged.setProducer("pdf-lib");
   merged.setCreator("Selu pdf capability");
