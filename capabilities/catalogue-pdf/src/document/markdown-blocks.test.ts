@@ -84,6 +84,33 @@ describe("paragraphBlocks", () => {
     ]);
   });
 
+  it("keeps one numbered line as text beside bullets or numbered lines inside code", () => {
+    expect(paragraphBlocks("31. März ist der Stichtag.\n- Unterlagen\n- Formular", "f")).toEqual([
+      { type: "paragraph", text: "31. März ist der Stichtag." },
+      { type: "list", ordered: false, items: ["Unterlagen", "Formular"] },
+    ]);
+    expect(paragraphBlocks("31. März ist der Stichtag.\n\n```\n1. x\n2. y\n```", "f")[0]).toEqual({ type: "paragraph", text: "31. März ist der Stichtag." });
+  });
+
+  it("reads a table or fenced code set in under an item as a table or code after the list", () => {
+    expect(paragraphBlocks("- a\n  | x | y |\n  |---|---|\n  | 1 | 2 |", "f")).toEqual([
+      { type: "list", ordered: false, items: ["a"] },
+      {
+        type: "table",
+        columns: [
+          { header: "x", align: "left" },
+          { header: "y", align: "left" },
+        ],
+        rows: [["1", "2"]],
+      },
+    ]);
+    expect(paragraphBlocks("- Install:\n    ```bash\n    npm i\n    ```\n- Run", "f")).toEqual([
+      { type: "list", ordered: false, items: ["Install:"] },
+      { type: "code", text: "npm i", language: "bash" },
+      { type: "list", ordered: false, items: ["Run"] },
+    ]);
+  });
+
   it("numbers a list from its first number, so steps go on after a code block", () => {
     const text = "1. Clone the repository\n2. Install dependencies:\n\n```bash\nnpm install\n```\n\n3. Copy the example config\n4. Start the server";
     expect(paragraphBlocks(text, "f")).toEqual([
@@ -188,6 +215,10 @@ describe("paragraphBlocks", () => {
       "x\n```" + " ".repeat(199_000),
       `## ${"# ".repeat(99_000)}x`,
       "- a\n" + "  ".repeat(99_000) + "- b",
+      // Thousands of parts set in under one item, each joined to the list (once rescanned every time).
+      `- a\n\n${"  b\n\n".repeat(33_000)}`,
+      `- a\n\n${"\tb\n\n".repeat(50_000)}`,
+      "- a\n1. b\n".repeat(20_000),
     ];
     for (const text of hostile) {
       const started = performance.now();

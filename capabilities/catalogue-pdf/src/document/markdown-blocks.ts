@@ -29,12 +29,14 @@ export function paragraphBlocks(text: string, field: string): MarkdownBlock[] {
     partBlocks(blocks, [text.trim()], field, false);
     return blocks;
   }
-  // One numbered line alone is a list only among others ("3. Run it" between code blocks), not on its own
-  // ("31. März ist der Stichtag.").
-  const numbered = (text.match(NUMBERED_LINE) ?? []).length >= 2;
-  for (const segment of fencedCode(text)) {
+  const segments = fencedCode(text);
+  // One numbered line alone is a list only among others outside code ("3. Run it" between code blocks),
+  // not on its own ("31. März ist der Stichtag.").
+  let numberedLines = 0;
+  for (const segment of segments) if (typeof segment === "string") numberedLines += segment.match(NUMBERED_LINE)?.length ?? 0;
+  for (const segment of segments) {
     if (typeof segment !== "string") blocks.push(segment);
-    else for (const part of looseLists(segment.split(/\n[ \t]*\n/))) partBlocks(blocks, part, field, numbered);
+    else for (const part of looseLists(segment.split(/\n[ \t]*\n/))) partBlocks(blocks, part, field, numberedLines >= 2);
   }
   return blocks;
 }
@@ -48,25 +50,35 @@ const NUMBERED_LINE = /^[ \t]*\d{1,3}[.)][ \t]+\S/gm;
  */
 function looseLists(parts: readonly string[]): string[][] {
   const joined: string[][] = [];
+  // Whether the lines joined so far end in a list: each part is read once, so hostile text of thousands of
+  // indented parts stays linear.
+  let inList = false;
   for (const part of parts) {
     if (!/\S/.test(part)) continue;
     const lines = part.split("\n");
     while (lines.length > 0 && !/\S/.test(lines[0]!)) lines.shift();
-    const before = joined.at(-1);
-    if (before && endsInList(before) && (ITEM.test(lines[0]!) || indentOf(lines[0]!) >= CONTINUATION_INDENT)) before.push(...lines);
-    else joined.push(lines);
+    const continues: boolean = inList && (ITEM.test(lines[0]!) || indentOf(lines[0]!) >= CONTINUATION_INDENT);
+    if (continues) {
+      const before = joined.at(-1)!;
+      for (const line of lines) before.push(line);
+    } else joined.push(lines);
+    inList = endsInList(lines) ?? continues;
   }
   return joined;
 }
 
-/** Whether the last lines of a part are a list item and the lines indented under it. */
-function endsInList(lines: readonly string[]): boolean {
+/**
+ * Whether the last lines of a part are a list item and the lines indented under it: true, false when an
+ * unindented line that is no item ends it, undefined when every line is indented (it goes on with what
+ * came before).
+ */
+function endsInList(lines: readonly string[]): boolean | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
     if (!/\S/.test(lines[i]!)) continue;
     if (ITEM.test(lines[i]!)) return true;
     if (indentOf(lines[i]!) < CONTINUATION_INDENT) return false;
   }
-  return false;
+  return undefined;
 }
 
 // A markdown heading line: `#` to `######`, a space, its text. No lazy match against the line's end: that
@@ -92,7 +104,7 @@ function boldParagraph(text: string): MarkdownBlock {
 // The line that opens a fenced code block: ``` or ~~~, then an info string naming the language. Tested on
 // one line at a time, and the closing line found with indexOf: a pattern over the whole text rescanned it
 // from every fence that never closes (seconds for 200,000 characters).
-const FENCE_OPEN = /^ {0,3}(```|~~~)[ \t]*([\w+#.-]{0,40})/;
+const FENCE_OPEN = /^[ \t]*(```|~~~)[ \t]*([\w+#.-]{0,40})/;
 
 /** The text around fenced code blocks, and the code blocks (blank lines inside code are the code's). */
 function fencedCode(text: string): (string | Block)[] {
@@ -111,7 +123,12 @@ function fencedCode(text: string): (string | Block)[] {
       continue;
     }
     segments.push(lines.slice(from, i).join("\n"));
-    const code = lines.slice(i + 1, close).join("\n");
+    // Set in as far as its fence is (a fence under a list item): the code without that indent.
+    const indent = lines[i]!.length - lines[i]!.trimStart().length;
+    const code = lines
+      .slice(i + 1, close)
+      .map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)))
+      .join("\n");
     if (/\S/.test(code)) segments.push({ type: "code", text: code, ...(open[2] ? { language: open[2] } : {}) });
     from = close + 1;
     i = close;
@@ -120,12 +137,15 @@ function fencedCode(text: string): (string | Block)[] {
   return segments;
 }
 
-/** The index of the line closing a fence of `marker` (the marker alone, up to three spaces before it), or -1. */
+/**
+ * The index of the line closing a fence of `marker` (the marker alone, set in as far as need be: a fence
+ * in a list item is set in under it), or -1.
+ */
 function closingLine(lines: readonly string[], from: number, marker: string): number {
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!;
     const at = line.indexOf(marker);
-    if (at !== -1 && at <= 3 && line.slice(0, at).trim() === "" && line.slice(at + 3).trim() === "") return i;
+    if (at !== -1 && line.slice(0, at).trim() === "" && line.slice(at + 3).trim() === "") return i;
   }
   return -1;
 }
@@ -255,8 +275,14 @@ function listRunEnd(lines: readonly string[], from: number): number {
   if (!ITEM.test(lines[from]!)) return from;
   const top = indentOf(lines[from]!);
   let end = from + 1;
-  while (end < lines.length && (ITEM.test(lines[end]!) || (/\S/.test(lines[end]!) && indentOf(lines[end]!) >= top + CONTINUATION_INDENT))) end++;
+  while (end < lines.length && (ITEM.test(lines[end]!) || (/\S/.test(lines[end]!) && indentOf(lines[end]!) >= top + CONTINUATION_INDENT && !tableStarts(lines, end)))) end++;
   return end;
+}
+
+/** Whether a markdown table (a header row, then its `|---|` row) starts at line `at`. */
+function tableStarts(lines: readonly string[], at: number): boolean {
+  const header = cellsOf(lines[at]!);
+  return header !== undefined && at + 1 < lines.length && alignsOf(lines[at + 1]!, header.length) !== undefined;
 }
 
 type Item = string | { text: string; items: Item[] };
@@ -267,28 +293,43 @@ type Item = string | { text: string; items: Item[] };
  * a line set in under an item joined to its text. Undefined (the lines stay text) for one numbered line
  * alone outside a numbered context, and for an item past the list item bound (drawn as paragraph text).
  */
-function listsOf(lines: string[], numbered: boolean): Block[] | undefined {
-  const items: { indent: number; ordered: boolean; number: number; text: string }[] = [];
+function listsOf(lines: string[], numbered: boolean): MarkdownBlock[] | undefined {
+  const items: ListLine[] = [];
   for (const line of lines) {
     const m = ITEM.exec(line);
-    if (m) items.push({ indent: indentOf(line), ordered: m[3] !== undefined, number: Number(m[3] ?? 1), text: m[4]!.trim() });
-    else items.at(-1)!.text += ` ${line.trim()}`;
+    if (m) items.push({ indent: indentOf(line), ordered: m[3] !== undefined, number: Number(m[3] ?? 1), text: m[4]!.trim(), written: line.trim() });
+    else {
+      const item = items.at(-1)!;
+      item.text += ` ${line.trim()}`;
+      item.written += `\n${line.trim()}`;
+    }
   }
   if (items.some((item) => item.text.length > L.maxItemChars)) return undefined;
-  if (items.length === 1 && items[0]!.ordered && !numbered) return undefined;
   const top = items[0]!.indent;
-  const lists: Block[] = [];
+  const blocks: MarkdownBlock[] = [];
   let from = 0;
   for (let i = 1; i <= items.length; i++) {
     if (i < items.length && !(items[i]!.indent <= top && items[i]!.ordered !== items[from]!.ordered)) continue;
-    lists.push(listOf(items.slice(from, i)));
+    const group = items.slice(from, i);
+    // One numbered line alone stays the text it was written as ("31. März ist der Stichtag.").
+    if (group.length === 1 && group[0]!.ordered && !numbered) blocks.push({ type: "paragraph", text: group[0]!.written });
+    else blocks.push(listOf(group));
     from = i;
   }
-  return lists;
+  return blocks;
+}
+
+/** An item line as read: its indent, kind and number, its text (lines set in under it joined), as written. */
+interface ListLine {
+  indent: number;
+  ordered: boolean;
+  number: number;
+  text: string;
+  written: string;
 }
 
 /** Items of one list, nested by their indents; a numbered list not starting at 1 keeps its first number. */
-function listOf(items: readonly { indent: number; ordered: boolean; number: number; text: string }[]): Block {
+function listOf(items: readonly ListLine[]): Block {
   const root: Item[] = [];
   // The open levels: each one's indent and items; an item goes into the deepest whose indent it passes.
   const levels: { indent: number; items: Item[] }[] = [{ indent: items[0]!.indent, items: root }];
