@@ -80,6 +80,31 @@ describe("page breaks", () => {
     }
   });
 
+  it("keeps a heading with a heading written under it and its table, and sets a heading above an image too tall to share a page where it is", async () => {
+    const table = { type: "table", columns: ["Quarter", "Revenue"], rows: [["Q1", "1"]] };
+    for (let lines = 30; lines <= 44; lines += 2) {
+      const filler = Array.from({ length: lines }, (_, i) => `Filler line ${i + 1}`).join("\n");
+      const sections = [
+        { heading: "Intro", content: [filler] },
+        { heading: "Results", content: ["### Q3 numbers", table] },
+      ];
+      const words = pdfWords(pdf.bytes(await pdf.ok("create_pdf_document", { title: "Keep", page_numbers: false, sections })));
+      const pageOf = (text: string) => words.find((w) => w.text === text)!.page;
+      expect(pageOf("Results"), `${lines} lines`).toBe(pageOf("Quarter"));
+      expect(pageOf("Q3"), `${lines} lines`).toBe(pageOf("Quarter"));
+    }
+    // An image nearly a page tall can't share a page with the heading: the heading stays after the title.
+    const tall = pdf.file(gradientPng(400, 1200, [40, 110, 200]), "tall.png", "image/png");
+    const result = await pdf.ok("create_pdf_document", {
+      title: "Tall",
+      page_numbers: false,
+      sections: [{ heading: "Photo", content: [{ type: "image", attachment_index: 0 }] }],
+      attachments: [{ artifact_id: tall }],
+    });
+    expect(result.pages).toBe(2);
+    expect(pdfWords(pdf.bytes(result)).find((w) => w.text === "Photo")!.page).toBe(1);
+  });
+
   it("fills the space an image that moved to the next page leaves with the text after it", async () => {
     const square = pdf.file(gradientPng(400, 400, [40, 110, 200]), "square.png", "image/png");
     const filler = "The quarterly figures are summarised here in plain words for the board. ".repeat(28);

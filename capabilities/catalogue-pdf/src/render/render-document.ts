@@ -115,7 +115,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
     const headingPages: number[] = [];
     for (const [s, section] of prepared.sections.entries()) {
       tags.open("Sect");
-      headingPages.push(writeHeading(doc, section.heading, s, keepWithHeading(doc, section.blocks[0], images, opened)));
+      headingPages.push(writeHeading(doc, section.heading, s, (height) => keepWithHeading(doc, section.blocks, 0, height, images, opened)));
       await renderBlocks(doc, section.blocks, images, opened, pause);
       tags.close();
     }
@@ -158,11 +158,12 @@ function writeTitle(doc: Doc, prepared: PreparedDocument): void {
 }
 
 /** Writes a section heading (a link target and an outline entry); returns the page it is on. */
-function writeHeading(doc: Doc, heading: string, s: number, keep: number): number {
+function writeHeading(doc: Doc, heading: string, s: number, keep: (height: number) => number): number {
   const { left, width } = area(doc);
-  const height = brokenHeight(doc, [runOf(heading, "bold")], width, STYLE.heading, 0) ?? doc.font("bold").fontSize(STYLE.heading).heightOfString(heading, { width });
-  // Keep a heading with the start of what follows it (`keep`, see keepWithHeading).
-  ensureSpace(doc, height + 11 + keep);
+  // With the space above and below it.
+  const height = (brokenHeight(doc, [runOf(heading, "bold")], width, STYLE.heading, 0) ?? doc.font("bold").fontSize(STYLE.heading).heightOfString(heading, { width })) + 11;
+  // Keep a heading with the start of what follows it (see keepWithHeading).
+  ensureSpace(doc, height + keep(height));
   if (doc.y > area(doc).top + 1) doc.y += 6;
   doc.outline.addItem(heading);
   const page = currentPage(doc);

@@ -4,6 +4,7 @@ import type { PreparedBlock } from "../../document/prepare.js";
 import { area, currentPage, STYLE } from "../page.js";
 import type { Doc } from "../doc.js";
 import { embeddablePng } from "../png-embed.js";
+import { runsHeight } from "../set-runs.js";
 import { fitsHere, imageBox, openImage, renderImage, type OpenedImage } from "./image.js";
 import { renderList } from "./list.js";
 import { renderTable, tableStartHeight } from "./table.js";
@@ -24,7 +25,7 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
     await pause();
     const block = blocks[b]!;
     if (block.kind === "paragraph" && block.heading) {
-      await renderParagraph(doc, block.runs, pause, { keep: keepWithHeading(doc, blocks[b + 1], images, opened) });
+      await renderParagraph(doc, block.runs, pause, { keep: (height) => keepWithHeading(doc, blocks, b + 1, height, images, opened) });
       continue;
     }
     if (block.kind !== "image") {
@@ -46,21 +47,27 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
 }
 
 /**
- * How much of the block after a heading must be on the heading's page, so that no heading is left alone at
- * the foot of one (issue 17 item 3): a table's header and first row, an image with its caption (both move
- * to the next page whole; an image is never taller than a page), or two lines of anything else. A table's
- * start is kept only up to half a page: one that starts taller is split anyway.
+ * How much of `blocks[at]`, after a heading `headingHeight` tall, must be on the heading's page, so that no
+ * heading is left alone at the foot of one (issue 17 item 3): a table's header and first row (up to half a
+ * page: one that starts taller is split anyway), an image with its caption when the two fit on a page
+ * (both move on whole; a taller image goes on alone, the text after it filling the space), a heading
+ * written in the text with what it keeps in turn, or two lines of anything else.
  */
-export function keepWithHeading(doc: Doc, block: PreparedBlock | undefined, images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>): number {
+export function keepWithHeading(doc: Doc, blocks: readonly PreparedBlock[], at: number, headingHeight: number, images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>): number {
+  const { top, bottom } = area(doc);
+  const room = bottom - top - headingHeight;
+  const lines = 2 * (doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) + STYLE.lineGap) + STYLE.paragraphGap;
+  const block = blocks[at];
   if (block?.kind === "image") {
     const box = imageBox(doc, openedImage(doc, block, images, opened), block.width, block.caption);
-    return box.h + box.captionHeight;
+    return box.h + box.captionHeight <= room ? box.h + box.captionHeight : lines;
   }
-  if (block?.kind === "table") {
-    const { top, bottom } = area(doc);
-    return Math.min(tableStartHeight(doc, block), (bottom - top) / 2);
+  if (block?.kind === "table") return Math.min(tableStartHeight(doc, block), (bottom - top) / 2);
+  if (block?.kind === "paragraph" && block.heading) {
+    const height = runsHeight(doc, block.runs, area(doc).width, STYLE.body) + STYLE.paragraphGap;
+    return Math.min(height + keepWithHeading(doc, blocks, at + 1, headingHeight + height, images, opened), room);
   }
-  return 2 * (doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) + STYLE.lineGap) + STYLE.paragraphGap;
+  return lines;
 }
 
 /**

@@ -9,11 +9,12 @@ import { tagsOf } from "../tags.js";
 import { PIECE_CHARS, pieces } from "./pieces.js";
 
 /** A paragraph: flowing runs over the text width, breaking across pages as needed; long text in pieces. */
-export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () => Promise<void>, heading?: { keep: number }): Promise<void> {
+export async function renderParagraph(doc: Doc, runs: readonly Run[], pause: () => Promise<void>, heading?: { keep: (height: number) => number }): Promise<void> {
   const { left, width } = area(doc);
   const lines = doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) * 2;
   // A heading (a `#` line in the text) stays on the page of the start of what follows it.
-  ensureSpace(doc, heading ? runsHeight(doc, runs, width, STYLE.body) + heading.keep : lines);
+  const height = heading ? runsHeight(doc, runs, width, STYLE.body) + STYLE.paragraphGap : 0;
+  ensureSpace(doc, heading ? height + heading.keep(height) : lines);
   const tags = tagsOf(doc);
   // Tagged a level under the section's H2.
   tags.open(heading ? "H3" : "P", inReadingOrder(runsText(runs)));
