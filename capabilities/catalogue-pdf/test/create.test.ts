@@ -172,6 +172,12 @@ describe("tables", () => {
       expect(order, `column ${c}`).toEqual(Array.from({ length: 260 }, (_, i) => i));
     }
     expect(pages.at(-1)).toMatch(/Price\s+low\s+high\s+mid/);
+    // Thai, written without spaces, is cut between its words; a long token (a hash) between characters.
+    const thai = "ภาษาไทย".repeat(280);
+    const token = "a1b2c3d4".repeat(250);
+    const other = await create({ title: "Cuts", sections: [{ heading: "T", content: [{ type: "table", columns: ["A", "B", "C", "D"], rows: [[thai, thai, thai, token]] }] }] });
+    expect(other.result.pages).toBeGreaterThan(1);
+    expect(flat(pdfText(other.bytes)).replaceAll(" ", "")).toContain("ภาษาไทย".repeat(20));
   });
 
   it("break a long email address or URL inside before any other column's words, and keep a table's words whole where they fit", async () => {

@@ -193,11 +193,11 @@ describe("content as meant", () => {
   it("takes blank optional fields as left out, a file name without .pdf, list items as numbers, null cells and rows keyed by column", async () => {
     const content = [
       { type: "list", items: [2024, { text: "2025", items: [7] }] },
-      { type: "table", columns: ["Name", "Score"], rows: [{ score: 3, Name: "Ada" }, ["Bob", null]] },
+      { type: "table", columns: ["Name", "Score"], rows: [{ score: 3, Name: "Ada" }, ["Bob", null], { Points: 5, name: "Cy" }] },
     ];
     const result = await pdf.ok("create_pdf_document", doc(content, { language: " ", creation_date: "", filename: "Quarterly Report" }));
     expect((result.artifact as { filename: string }).filename).toBe("Quarterly Report.pdf");
-    expect(pdfText(pdf.bytes(result), { layout: true })).toMatch(/•\s+2024\s+•\s+2025\s+◦\s+7\s+Name\s+Score\s+Ada\s+3\s+Bob\n/);
+    expect(pdfText(pdf.bytes(result), { layout: true })).toMatch(/•\s+2024\s+•\s+2025\s+◦\s+7\s+Name\s+Score\s+Ada\s+3\s+Bob\s+Cy\s+5\n/);
     expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: "notes.PDF" }))).artifact as { filename: string }).filename).toBe("notes.pdf");
     expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: "" }))).artifact as { filename: string }).filename).toBe("t.pdf");
   });

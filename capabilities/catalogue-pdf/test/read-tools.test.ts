@@ -182,6 +182,8 @@ describe("extract_pdf_text", () => {
     // One range for files of different lengths is cut to each: "4-" reads pages 4 and 5 of the first.
     const cut = await extract({ attachments: [{ artifact_id: one }, { artifact_id: two }], pages: "4-" });
     expect(cut.pages.map((p) => p.text)).toEqual(["One page 4", "One page 5"]);
+    // A range past every file's end is refused, not an empty answer.
+    expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: one }, { artifact_id: two }], pages: "6-" })).toBe('pages: "6-" names no page of any file; the longest has 5 pages');
   });
 
   it("stops at max_chars and says so", async () => {

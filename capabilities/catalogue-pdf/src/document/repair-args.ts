@@ -65,6 +65,19 @@ function repairBlock(block: Block): boolean {
   return changed;
 }
 
+/** A row object's values as cells, under `headers` (see {@link repairRows}). */
+function cellsOf(row: Block, headers: readonly (string | undefined)[]): unknown[] {
+  const cells = new Array<unknown>(headers.length);
+  const rest: unknown[] = [];
+  for (const [key, value] of Object.entries(row)) {
+    const c = headers.findIndex((h) => h !== undefined && loose(h) === loose(key));
+    if (c >= 0 && cells[c] === undefined) cells[c] = value;
+    else rest.push(value);
+  }
+  for (let c = 0; c < cells.length && rest.length > 0; c++) if (cells[c] === undefined) cells[c] = rest.shift();
+  return [...Array.from(cells, (cell) => cell ?? ""), ...rest];
+}
+
 /** List items given as numbers (years, amounts) as their text, nested items too; true when changed. */
 function numbersAsText(items: unknown[]): boolean {
   let changed = false;
@@ -79,7 +92,9 @@ function numbersAsText(items: unknown[]): boolean {
 
 /**
  * A table's rows written as objects keyed by column (`{"Name": "Ada", "Score": 3}`) as arrays in the
- * columns' order (or the keys' own order when they aren't the headers), and a null cell as an empty one.
+ * columns' order: each value under the header its key names, the others in the columns left, in their
+ * order (more of them than columns leaves the row too long, and refused as such); a null cell as an empty
+ * one.
  */
 function repairRows(table: Block): boolean {
   const rows = table.rows as unknown[];
@@ -87,9 +102,7 @@ function repairRows(table: Block): boolean {
   let changed = false;
   for (const [r, row] of rows.entries()) {
     if (isBlock(row)) {
-      const keys = new Map(Object.keys(row).map((key) => [loose(key), key]));
-      const byHeader = headers.length > 0 && headers.every((h) => h !== undefined && keys.has(loose(h)));
-      rows[r] = byHeader ? headers.map((h) => row[keys.get(loose(h!))!] ?? "") : Object.values(row);
+      rows[r] = cellsOf(row, headers);
       changed = true;
     }
     const cells = rows[r];

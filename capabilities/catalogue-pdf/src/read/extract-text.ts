@@ -41,6 +41,8 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
   const result: ExtractResult = { files: [], pages: [], total_pages: 0, truncated: false };
   let budget = maxChars;
   let bytesLeft: number = PDF_LIMITS.maxExtractJsonBytes;
+  // Whether the range names a page of any file (cut to each, it may name none).
+  let anyWanted = false;
   for (const [index, input] of inputs.entries()) {
     signal.throwIfAborted();
     // Streams, objects and the page tree are checked first; total_pages is the validated count.
@@ -63,6 +65,7 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
       const wanted = range
         ? parsePageRanges(range, pageCount, "pages", { maxPages: PDF_LIMITS.maxExtractPages, tooMany, clip: inputs.length > 1 })
         : [...Array(Math.min(pageCount, PDF_LIMITS.maxExtractPages)).keys()];
+      if (wanted.length > 0) anyWanted = true;
       if (!range && pageCount > PDF_LIMITS.maxExtractPages) result.truncated = true;
       for (const pageIndex of wanted) {
         if (budget <= 0 || bytesLeft <= 0) {
@@ -96,6 +99,10 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
       await task.destroy();
     }
     signal.throwIfAborted();
+  }
+  if (range && !anyWanted) {
+    const longest = Math.max(...result.files.map((f) => f.total_pages));
+    throw new ToolError(`pages: ${JSON.stringify(range)} names no page of any file; the longest has ${longest} page${longest === 1 ? "" : "s"}`);
   }
   return result;
 }

@@ -120,7 +120,7 @@ async function renderBlock(doc: Doc, block: Exclude<PreparedBlock, ImageBlock>, 
     case "code":
       return renderCode(doc, block.text, block.language, pause);
     case "page_break":
-      // Not on a page nothing is drawn on yet (a break after a break, or after a table that just filled a page).
+      // Not on a page nothing is drawn on yet (a break right after a break).
       if (doc.y > area(doc).top + 0.5) doc.addPage();
       return;
     case "rule":

@@ -24,9 +24,17 @@ describe("fittingPart", () => {
     expect(text(rest)).toBe("gamma delta");
   });
 
-  it("takes all that fits whole, and nothing when not even the first piece does", () => {
+  it("takes all that fits whole, cuts between characters when no word fits, and gives nothing when no character does", () => {
     expect(fittingPart([run("short")], 10, height)).toEqual([[run("short")], []]);
-    expect(fittingPart([run("unbreakable words")], 5, height)).toBeUndefined();
+    expect(fittingPart([run("unbreakable words")], 5, height)).toEqual([[run("unbre")], [run("akable words")]]);
+    // A character outside the BMP is not cut in two.
+    expect(fittingPart([run("a😀b")], 2, height)).toEqual([[run("a")], [run("😀b")]]);
+    expect(fittingPart([run("abc")], 0, height)).toBeUndefined();
+  });
+
+  it("cuts Thai between words, which it writes without spaces", () => {
+    const [part] = fittingPart([run("ภาษาไทยภาษาไทย")], 10, height)!;
+    expect(text(part)).toBe("ภาษาไทย");
   });
 
   it("cuts between ideographs, which have no spaces", () => {

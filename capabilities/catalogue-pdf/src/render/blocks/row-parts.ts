@@ -1,5 +1,5 @@
-import LineBreaker from "linebreak";
 import { type Run, runsText } from "../../document/inline.js";
+import { lineBreaks } from "../../text/line-breaks.js";
 
 /**
  * The runs of a cell cut in two at text position `at`: what comes before, and what after (the white
@@ -32,21 +32,36 @@ export function cutRuns(runs: readonly Run[], at: number): [Run[], Run[]] {
 
 /**
  * The most of a cell that fits in `height` (as `heightOf` measures it), cut where a line may break (UAX
- * #14: at spaces, between ideographs), and the rest; undefined when not even its first piece fits.
+ * #14, and between the words of Thai and its kin), or between characters when no such part fits (a long
+ * token: a hash, base64), and the rest; undefined when not even one character fits.
  */
 export function fittingPart(runs: readonly Run[], height: number, heightOf: (runs: readonly Run[]) => number): [Run[], Run[]] | undefined {
   if (heightOf(runs) <= height) return [[...runs], []];
-  const breaker = new LineBreaker(runsText(runs));
-  const cuts: number[] = [];
-  for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) cuts.push(bk.position);
-  // The last cut whose part fits, by bisection: a part's height grows with its text.
-  let best = -1;
+  const text = runsText(runs);
+  const fits = (at: number) => heightOf(cutRuns(runs, at)[0]) <= height;
+  let at = lastFitting(
+    Array.from(lineBreaks(text), (bk) => bk.position),
+    fits,
+  );
+  if (at === undefined) {
+    const characters: number[] = [];
+    for (let i = 1; i <= text.length; i++) if (!(i < text.length && isLowSurrogate(text.charCodeAt(i)))) characters.push(i);
+    at = lastFitting(characters, fits);
+  }
+  return at === undefined ? undefined : cutRuns(runs, at);
+}
+
+/** The last of `cuts` (in order; a part's height grows with its text) that `fits`, by bisection. */
+function lastFitting(cuts: readonly number[], fits: (at: number) => boolean): number | undefined {
+  let best: number | undefined;
   for (let lo = 0, hi = cuts.length - 1; lo <= hi; ) {
     const mid = (lo + hi) >> 1;
-    if (heightOf(cutRuns(runs, cuts[mid]!)[0]) <= height) {
-      best = mid;
+    if (fits(cuts[mid]!)) {
+      best = cuts[mid]!;
       lo = mid + 1;
     } else hi = mid - 1;
   }
-  return best < 0 ? undefined : cutRuns(runs, cuts[best]!);
+  return best;
 }
+
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;

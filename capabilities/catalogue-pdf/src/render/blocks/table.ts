@@ -230,7 +230,16 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
     for (let i = 0; i < cell.length; i++) key |= FACE_BITS[fontKeyFor(cell[i]!)];
     let height = oneLine.get(key);
     if (height === undefined) {
-      height = runsHeight(doc, cell.length > 0 ? cell.map((run) => ({ ...run, text: " " })) : [], widths[c]! - 2 * PAD, SIZE, 1);
+      // A space in each face the cell uses, once: a space per run would wrap in a cell of many runs (a
+      // bold word, an italic one, code…), and the height kept for the faces would be several lines.
+      const faces = cell.filter((run, i) => cell.findIndex((other) => fontKeyFor(other) === fontKeyFor(run)) === i);
+      height = runsHeight(
+        doc,
+        faces.map((run) => ({ ...run, text: " " })),
+        widths[c]! - 2 * PAD,
+        SIZE,
+        1,
+      );
       oneLine.set(key, height);
     }
     return height;
