@@ -1,5 +1,6 @@
 import { loadManifest } from "@selu-catalogue/manifest";
 import { memoryLimit, sandboxCommand, type MemoryLimit } from "@selu-catalogue/testkit/container";
+import { PDFDocument, PDFHexString, PDFName } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contentBomb, objectStreamBomb, pageTreeBomb, textOperatorBomb, wideTree } from "@selu-catalogue/testkit/hostile";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
@@ -57,6 +58,23 @@ describe("PDF decompression bombs under the manifest's memory limit", () => {
   it("extract_pdf_text refuses the object stream bomb too", async () => {
     await refusedAndAlive("extract_pdf_text", bombs.objects!, /^attachments\[0\] \(bomb\.pdf\): a stream decodes to more than 16 MiB/);
   }, 60_000);
+
+  it("refuses a 270 KB PDF whose object streams hold 10,000 bookmarks of 500 characters (pdf-lib took 615 MiB to load it)", async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([200, 200]).ref;
+    const refs = Array.from({ length: 10_000 }, () => doc.context.nextRef());
+    refs.forEach((ref, i) => {
+      const item = doc.context.obj({ Title: PDFHexString.fromText(`${i}-${"漢字かなカナ".repeat(90)}`.slice(0, 500)), Dest: [page, "Fit"] });
+      if (i + 1 < refs.length) item.set(PDFName.of("Next"), refs[i + 1]!);
+      doc.context.assign(ref, item);
+    });
+    doc.catalog.set(PDFName.of("Outlines"), doc.context.register(doc.context.obj({ Type: "Outlines", First: refs[0]!, Last: refs.at(-1)! })));
+    const bomb = Buffer.from(await doc.save({ useObjectStreams: true }));
+    expect(bomb.length).toBeLessThan(300_000);
+    for (const tool of ["merge_pdfs", "extract_pdf_text"]) {
+      await refusedAndAlive(tool, bomb, /^attachments\[0\] \(bomb\.pdf\): its object streams decode to more than 5 MiB in all; the PDF can't be read safely/);
+    }
+  }, 120_000);
 
   it("merge_pdfs refuses a 1.2 KB page tree that lists one child ten times on seven levels (10⁷ pages)", async () => {
     expect(bombs.tree!.length).toBeLessThan(1_500);

@@ -22,6 +22,7 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
   const [{ PDFDocument }, navigation] = await Promise.all([import("pdf-lib"), import("./merge-navigation.js")]);
   const merged = await PDFDocument.create();
   const bookmarks: Bookmark[] = [];
+  const budget = { left: navigation.MAX_BOOKMARKS };
   let total = 0;
   const tooMany = () => new ToolError(`the merged PDF would have more than ${PDF_LIMITS.maxMergePages} pages; merge fewer pages`);
   for (const input of inputs) {
@@ -33,15 +34,20 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, { maxPages: room, tooMany }) : [...Array(count).keys()];
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();
+    // A file whose navigation can't be read (a damaged object where a link or bookmark is) is merged without it.
+    const navigable = succeeds(() => navigation.dropLinksOutside(source, indexes));
     const copied = await merged.copyPages(source, indexes).catch((err: unknown) =>
       damagedIfThrows(input, () => {
         throw err;
       }),
     );
     for (const page of copied) merged.addPage(page);
-    const pages = navigation.pageMapOf(source, indexes, copied);
-    navigation.relinkNamedDestinations(source, merged, copied, pages);
-    if (copied.length > 0) bookmarks.push(navigation.fileBookmark(source, merged, copied[0]!, input.filename, pages));
+    if (navigable && copied.length > 0) {
+      const pages = navigation.pageMapOf(source, indexes, copied);
+      succeeds(() => navigation.relinkNamedDestinations(source, merged, copied, pages));
+      const bookmark = attempt(() => navigation.fileBookmark(source, merged, copied[0]!, input.filename, pages, budget));
+      if (bookmark) bookmarks.push(bookmark);
+    }
     // pdf-lib works synchronously on each file: give other calls and cancellation a turn in between.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -60,4 +66,23 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
 /** The error for an input whose page tree passes the per-file page bound. */
 export function tooManyPages(input: PdfInput): () => ToolError {
   return () => new ToolError(`${input.field} (${input.filename}): the PDF has more than ${formatCount(PDF_LIMITS.maxPdfPages)} pages, more than this capability reads; split it first`);
+}
+
+/** What `run` returns, or undefined (having done what it did) when it throws: navigation is best effort. */
+function attempt<T>(run: () => T): T | undefined {
+  try {
+    return run();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `run` went through without throwing. */
+function succeeds(run: () => void): boolean {
+  try {
+    run();
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -30,6 +30,7 @@ export async function censusStreams(input: PdfInput, signal: AbortSignal): Promi
   let streams = 0;
   let decodedBytes = 0;
   let imageBytes = 0;
+  let objectStreamBytes = 0;
   for (const match of text.matchAll(STREAM_KEYWORD)) {
     if (++streams > PDF_LIMITS.maxPdfStreams) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfStreams)} streams`);
     if (streams % 64 === 0) {
@@ -50,6 +51,8 @@ export async function censusStreams(input: PdfInput, signal: AbortSignal): Promi
     if (/\/Type\s*\/ObjStm\b/.test(dict)) {
       const count = Number(/\/N\s+(\d+)/.exec(dict)?.[1] ?? 0);
       if (objects + count > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfObjects)} objects`);
+      objectStreamBytes += size;
+      if (objectStreamBytes > PDF_LIMITS.maxObjectStreamDecodedBytes) throw refuse(`its object streams decode to more than ${formatBytes(PDF_LIMITS.maxObjectStreamDecodedBytes)} in all`);
     }
   }
   return { streams, objects, decodedBytes };
