@@ -93,6 +93,10 @@ describe("page breaks", () => {
       expect(pageOf("Results"), `${lines} lines`).toBe(pageOf("Quarter"));
       expect(pageOf("Q3"), `${lines} lines`).toBe(pageOf("Quarter"));
     }
+    // A run of headings taller than a page flows like text, one heading per page no more (40 took 12 pages),
+    // and a run of thousands is no deeper a call than one.
+    expect((await pdf.ok("create_pdf_document", { title: "Heads", sections: [{ heading: "S", content: "# h\n".repeat(40) }] })).pages).toBeLessThanOrEqual(2);
+    expect((await pdf.ok("create_pdf_document", { title: "Heads", sections: [{ heading: "S", content: "# h\n".repeat(3_000) }] })).pages).toBeLessThan(200);
     // An image nearly a page tall can't share a page with the heading: the heading stays after the title.
     const tall = pdf.file(gradientPng(400, 1200, [40, 110, 200]), "tall.png", "image/png");
     const result = await pdf.ok("create_pdf_document", {

@@ -139,6 +139,18 @@ describe("merge_pdfs keeps navigation", () => {
     expect(actions).toEqual([]);
   });
 
+  it("takes a link to a page not taken off before copying, so no hidden copy of that page comes along", async () => {
+    const doc = await PDFDocument.load(await labelledPdf("Linked", 3));
+    const [first, , third] = doc.getPages();
+    const link = doc.context.obj({ Type: "Annot", Subtype: "Link", Rect: [0, 0, 10, 10], Dest: [third!.ref, "Fit"] });
+    first!.node.set(PDFName.of("Annots"), doc.context.obj([doc.context.register(link)]));
+    const id = pdf.file(Buffer.from(await doc.save()), "linked.pdf", "application/pdf");
+    const merged = await PDFDocument.load(pdf.bytes(await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: id, pages: "1" }] })));
+    const pageObjects = merged.context.enumerateIndirectObjects().filter(([, object]) => object instanceof PDFDict && object.get(PDFName.of("Type")) === PDFName.of("Page"));
+    expect(pageObjects).toHaveLength(1);
+    expect(merged.context.lookup(merged.getPages()[0]!.node.Annots()!.get(0), PDFDict).has(PDFName.of("Dest"))).toBe(false);
+  });
+
   it("reads a file's outline and named destinations once each, however they loop", async () => {
     const doc = await PDFDocument.load(await labelledPdf("Loops", 2));
     const { context } = doc;

@@ -90,6 +90,10 @@ describe("paragraphBlocks", () => {
       { type: "list", ordered: false, items: ["Unterlagen", "Formular"] },
     ]);
     expect(paragraphBlocks("31. März ist der Stichtag.\n\n```\n1. x\n2. y\n```", "f")[0]).toEqual({ type: "paragraph", text: "31. März ist der Stichtag." });
+    // Among lines of text it stays one of them: the paragraph is not cut around it.
+    for (const text of ["Der Termin ist wichtig:\n31. März ist der Stichtag.\nBitte beachten.", "Am\n24. Dezember ist Heiligabend."]) {
+      expect(paragraphBlocks(text, "f")).toEqual([{ type: "paragraph", text }]);
+    }
   });
 
   it("reads a table or fenced code set in under an item as a table or code after the list", () => {

@@ -231,6 +231,11 @@ function linesBlocks(blocks: MarkdownBlock[], lines: string[], field: string, nu
   let i = 0;
   while (i < lines.length) {
     const end = listRunEnd(lines, i);
+    // One numbered line alone stays a line of the paragraph it is in ("Der Termin:\n31. März …\nBitte").
+    if (end > i && !numbered && loneNumbered(lines, i, end)) {
+      i++;
+      continue;
+    }
     if (end > i) {
       const lists = listsOf(lines.slice(i, end), numbered);
       if (lists) {
@@ -277,6 +282,17 @@ function listRunEnd(lines: readonly string[], from: number): number {
   let end = from + 1;
   while (end < lines.length && (ITEM.test(lines[end]!) || (/\S/.test(lines[end]!) && indentOf(lines[end]!) >= top + CONTINUATION_INDENT && !tableStarts(lines, end)))) end++;
   return end;
+}
+
+/** Whether the item at line `at` is numbered and the next item at its level in the run (to `end`) is not. */
+function loneNumbered(lines: readonly string[], at: number, end: number): boolean {
+  if (ITEM.exec(lines[at]!)?.[3] === undefined) return false;
+  const top = indentOf(lines[at]!);
+  for (let i = at + 1; i < end; i++) {
+    const m = ITEM.exec(lines[i]!);
+    if (m && indentOf(lines[i]!) <= top) return m[3] === undefined;
+  }
+  return true;
 }
 
 /** Whether a markdown table (a header row, then its `|---|` row) starts at line `at`. */

@@ -50,24 +50,28 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
  * How much of `blocks[at]`, after a heading `headingHeight` tall, must be on the heading's page, so that no
  * heading is left alone at the foot of one (issue 17 item 3): a table's header and first row (up to half a
  * page: one that starts taller is split anyway), an image with its caption when the two fit on a page
- * (both move on whole; a taller image goes on alone, the text after it filling the space), a heading
- * written in the text with what it keeps in turn, or two lines of anything else.
+ * (both move on whole; a taller image goes on alone, the text after it filling the space), headings
+ * written in the text right after it with what the last of them keeps (while they fit on a page: a
+ * longer run of headings flows like text), or two lines of anything else.
  */
 export function keepWithHeading(doc: Doc, blocks: readonly PreparedBlock[], at: number, headingHeight: number, images: ReadonlyMap<string, LoadedImage>, opened: Map<string, OpenedImage>): number {
-  const { top, bottom } = area(doc);
-  const room = bottom - top - headingHeight;
+  const { top, bottom, width } = area(doc);
   const lines = 2 * (doc.font("regular").fontSize(STYLE.body).currentLineHeight(true) + STYLE.lineGap) + STYLE.paragraphGap;
-  const block = blocks[at];
+  // Headings right after this one come with it, as long as they all fit on a page.
+  let headings = 0;
+  let next = at;
+  for (let block = blocks[next]; block?.kind === "paragraph" && block.heading; block = blocks[++next]) {
+    headings += runsHeight(doc, block.runs, width, STYLE.body) + STYLE.paragraphGap;
+    if (headingHeight + headings + lines > bottom - top) return lines;
+  }
+  const room = bottom - top - headingHeight - headings;
+  const block = blocks[next];
+  let keep = lines;
   if (block?.kind === "image") {
     const box = imageBox(doc, openedImage(doc, block, images, opened), block.width, block.caption);
-    return box.h + box.captionHeight <= room ? box.h + box.captionHeight : lines;
-  }
-  if (block?.kind === "table") return Math.min(tableStartHeight(doc, block), (bottom - top) / 2);
-  if (block?.kind === "paragraph" && block.heading) {
-    const height = runsHeight(doc, block.runs, area(doc).width, STYLE.body) + STYLE.paragraphGap;
-    return Math.min(height + keepWithHeading(doc, blocks, at + 1, headingHeight + height, images, opened), room);
-  }
-  return lines;
+    if (box.h + box.captionHeight <= room) keep = box.h + box.captionHeight;
+  } else if (block?.kind === "table") keep = Math.min(tableStartHeight(doc, block), (bottom - top) / 2, room);
+  return headings + keep;
 }
 
 /**

@@ -30,6 +30,8 @@ describe("fittingPart", () => {
     // A character outside the BMP is not cut in two.
     expect(fittingPart([run("a😀b")], 2, height)).toEqual([[run("a")], [run("😀b")]]);
     expect(fittingPart([run("abc")], 0, height)).toBeUndefined();
+    // A letter keeps its combining accent.
+    expect(fittingPart([run("a\u0301".repeat(3))], 3, height)).toEqual([[run("a\u0301")], [run("a\u0301a\u0301")]]);
   });
 
   it("cuts Thai between words, which it writes without spaces", () => {

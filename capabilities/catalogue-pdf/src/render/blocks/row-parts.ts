@@ -33,7 +33,7 @@ export function cutRuns(runs: readonly Run[], at: number): [Run[], Run[]] {
 /**
  * The most of a cell that fits in `height` (as `heightOf` measures it), cut where a line may break (UAX
  * #14, and between the words of Thai and its kin), or between characters when no such part fits (a long
- * token: a hash, base64), and the rest; undefined when not even one character fits.
+ * token: a hash, base64; a letter keeps its marks), and the rest; undefined when not even one fits.
  */
 export function fittingPart(runs: readonly Run[], height: number, heightOf: (runs: readonly Run[]) => number): [Run[], Run[]] | undefined {
   if (heightOf(runs) <= height) return [[...runs], []];
@@ -44,8 +44,8 @@ export function fittingPart(runs: readonly Run[], height: number, heightOf: (run
     fits,
   );
   if (at === undefined) {
-    const characters: number[] = [];
-    for (let i = 1; i <= text.length; i++) if (!(i < text.length && isLowSurrogate(text.charCodeAt(i)))) characters.push(i);
+    graphemes ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+    const characters = Array.from(graphemes.segment(text), ({ index, segment }) => index + segment.length);
     at = lastFitting(characters, fits);
   }
   return at === undefined ? undefined : cutRuns(runs, at);
@@ -64,4 +64,5 @@ function lastFitting(cuts: readonly number[], fits: (at: number) => boolean): nu
   return best;
 }
 
-const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+// Made at the first cell cut between characters (ICU's segmenters stay resident once made).
+let graphemes: Intl.Segmenter | undefined;
