@@ -199,6 +199,7 @@ describe("content as meant", () => {
     expect((result.artifact as { filename: string }).filename).toBe("Quarterly Report.pdf");
     expect(pdfText(pdf.bytes(result), { layout: true })).toMatch(/•\s+2024\s+•\s+2025\s+◦\s+7\s+Name\s+Score\s+Ada\s+3\s+Bob\s+Cy\s+5\n/);
     expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: "notes.PDF" }))).artifact as { filename: string }).filename).toBe("notes.pdf");
+    expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: "notes.docx" }))).artifact as { filename: string }).filename).toBe("notes.pdf");
     expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: "" }))).artifact as { filename: string }).filename).toBe("t.pdf");
   });
 

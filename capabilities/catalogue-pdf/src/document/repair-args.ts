@@ -23,17 +23,23 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
   return changed;
 }
 
-/** `filename` given blank is left out; one without `.pdf` gets it (`report`, `Report.PDF`); true when changed. */
+/**
+ * `filename` given blank is left out; one without `.pdf` gets it (`report`, `Report.PDF`, `notes.docx`
+ * → `notes.pdf`); true when changed.
+ */
 export function repairFilename(args: Record<string, unknown>): boolean {
   if (dropBlank(args, "filename")) return true;
   if (typeof args.filename !== "string") return false;
-  // Nothing else is changed: a name with a leading space or an invisible character is still refused.
-  const name = args.filename;
+  // Nothing else is changed: a name with a leading space or an invisible character is still refused. The
+  // extension of the document the model had in mind (report.docx) gives way to .pdf.
+  const name = args.filename.replace(OTHER_DOCUMENT, "");
   const fixed = /\.pdf$/i.test(name) ? `${name.slice(0, -4)}.pdf` : `${name}.pdf`;
   if (fixed === args.filename) return false;
   args.filename = fixed;
   return true;
 }
+
+const OTHER_DOCUMENT = /\.(?:docx?|odt|rtf|txt|md|markdown|html?)$/i;
 
 /** Deletes `args[key]` when it is a blank string; true when it did. */
 function dropBlank(args: Record<string, unknown>, key: string): boolean {
