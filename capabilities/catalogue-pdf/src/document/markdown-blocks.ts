@@ -230,14 +230,14 @@ function linesBlocks(blocks: MarkdownBlock[], lines: string[], field: string, nu
   let start = 0;
   let i = 0;
   while (i < lines.length) {
-    const end = listRunEnd(lines, i);
+    const end = listRunEnd(lines, i, numbered);
     // One numbered line alone stays a line of the paragraph it is in ("Der Termin:\n31. März …\nBitte").
     if (end > i && !numbered && loneNumbered(lines, i, end)) {
       i++;
       continue;
     }
     if (end > i) {
-      const lists = listsOf(lines.slice(i, end), numbered);
+      const lists = listsOf(lines.slice(i, end));
       if (lists) {
         pushParagraph(blocks, lines.slice(start, i));
         blocks.push(...lists);
@@ -274,13 +274,16 @@ const indentOf = (line: string) => /^[ \t]*/.exec(line)![0].replaceAll("\t", "  
 
 /**
  * Where the run of list lines starting at `from` ends: items, and lines set in under them (which go on
- * with the item before them); `from` itself when that line is no item.
+ * with the item before them); `from` itself when that line is no item. Outside a `numbered` context it
+ * ends before a numbered line alone at its level (which stays text, see {@link loneNumbered}).
  */
-function listRunEnd(lines: readonly string[], from: number): number {
+function listRunEnd(lines: readonly string[], from: number, numbered: boolean): number {
   if (!ITEM.test(lines[from]!)) return from;
   const top = indentOf(lines[from]!);
   let end = from + 1;
   while (end < lines.length && (ITEM.test(lines[end]!) || (/\S/.test(lines[end]!) && indentOf(lines[end]!) >= top + CONTINUATION_INDENT && !tableStarts(lines, end)))) end++;
+  if (numbered) return end;
+  for (let i = from + 1; i < end; i++) if (indentOf(lines[i]!) <= top && loneNumbered(lines, i, end)) return i;
   return end;
 }
 
@@ -306,42 +309,34 @@ type Item = string | { text: string; items: Item[] };
 /**
  * A run of list lines as lists: a new one wherever the top level changes from bullets to numbers or back,
  * an item indented further than the one before nested under it (down to the deepest level lists have),
- * a line set in under an item joined to its text. Undefined (the lines stay text) for one numbered line
- * alone outside a numbered context, and for an item past the list item bound (drawn as paragraph text).
+ * a line set in under an item joined to its text. Undefined (the lines stay text) for an item past the
+ * list item bound (drawn as paragraph text).
  */
-function listsOf(lines: string[], numbered: boolean): MarkdownBlock[] | undefined {
+function listsOf(lines: string[]): Block[] | undefined {
   const items: ListLine[] = [];
   for (const line of lines) {
     const m = ITEM.exec(line);
-    if (m) items.push({ indent: indentOf(line), ordered: m[3] !== undefined, number: Number(m[3] ?? 1), text: m[4]!.trim(), written: line.trim() });
-    else {
-      const item = items.at(-1)!;
-      item.text += ` ${line.trim()}`;
-      item.written += `\n${line.trim()}`;
-    }
+    if (m) items.push({ indent: indentOf(line), ordered: m[3] !== undefined, number: Number(m[3] ?? 1), text: m[4]!.trim() });
+    else items.at(-1)!.text += ` ${line.trim()}`;
   }
   if (items.some((item) => item.text.length > L.maxItemChars)) return undefined;
   const top = items[0]!.indent;
-  const blocks: MarkdownBlock[] = [];
+  const lists: Block[] = [];
   let from = 0;
   for (let i = 1; i <= items.length; i++) {
     if (i < items.length && !(items[i]!.indent <= top && items[i]!.ordered !== items[from]!.ordered)) continue;
-    const group = items.slice(from, i);
-    // One numbered line alone stays the text it was written as ("31. März ist der Stichtag.").
-    if (group.length === 1 && group[0]!.ordered && !numbered) blocks.push({ type: "paragraph", text: group[0]!.written });
-    else blocks.push(listOf(group));
+    lists.push(listOf(items.slice(from, i)));
     from = i;
   }
-  return blocks;
+  return lists;
 }
 
-/** An item line as read: its indent, kind and number, its text (lines set in under it joined), as written. */
+/** An item line as read: its indent, kind and number, its text (lines set in under it joined). */
 interface ListLine {
   indent: number;
   ordered: boolean;
   number: number;
   text: string;
-  written: string;
 }
 
 /** Items of one list, nested by their indents; a numbered list not starting at 1 keeps its first number. */
