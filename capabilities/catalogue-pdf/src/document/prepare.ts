@@ -193,7 +193,7 @@ class Preparer {
   block(block: MarkdownBlock, field: string): PreparedBlock {
     switch (block.type) {
       case "paragraph":
-        return "heading" in block ? { kind: "paragraph", runs: this.runs(block.text, `${field}.text`), heading: true } : { kind: "paragraph", runs: this.runs(block.text, `${field}.text`) };
+        return { kind: "paragraph", runs: this.runs(block.text, `${field}.text`), ...("heading" in block ? { heading: true } : {}) };
       case "list": {
         let total = 0;
         const items = (list: ListItem[], at: string, depth: number): PreparedListItem[] => {

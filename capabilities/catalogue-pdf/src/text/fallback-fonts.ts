@@ -211,8 +211,8 @@ const orders = new Map<FamilyId, readonly FamilyId[]>();
 /**
  * Throws naming the first fallback font file that is missing (an image built without them): each family's
  * Unicode ranges and the regular and bold files of its first slice, without reading the fonts (that waits
- * for a document). A family of one named slice is checked by its file names alone: reading each one's
- * ranges at start-up kept a few hundred KiB resident in every process.
+ * for a document). A family of one named slice is checked by its file names alone; only the CJK and
+ * emoji families' ranges are read, to find their first numbered slice.
  */
 export function checkFallbackFiles(): void {
   const require = createRequire(import.meta.url);
