@@ -30,8 +30,23 @@ export function tableStartHeight(doc: Doc, table: Table): number {
   return header.height + (first?.height ?? 0);
 }
 
-/** A table's columns sized to their content within the text width, its header row and first row laid out. */
-function tableStart(doc: Doc, table: Table) {
+/**
+ * A table's columns sized to their content within the text width, its header row and first row laid out:
+ * once per table, as a heading above it and the space an image left ask for its start before it is drawn.
+ */
+function tableStart(doc: Doc, table: Table): TableStart {
+  let start = starts.get(table);
+  if (!start) {
+    start = layOutStart(doc, table);
+    starts.set(table, start);
+  }
+  return start;
+}
+
+type TableStart = ReturnType<typeof layOutStart>;
+const starts = new WeakMap<Table, TableStart>();
+
+function layOutStart(doc: Doc, table: Table) {
   const measure = measurer(doc);
   const { widths, natural } = columnWidths(table, area(doc).width, measure);
   const rowOf = rows(doc, widths, natural, measure);
