@@ -69,7 +69,6 @@ export function dropLinksOutside(source: PDFDocument, indexes: readonly number[]
  * explicit destination in the merged file; a link to a page not taken loses its action.
  */
 export function relinkNamedDestinations(source: PDFDocument, merged: PDFDocument, copied: readonly PDFPage[], pages: PageMap): void {
-  let named: Map<string, PDFObject> | undefined;
   const seen = new Set<PDFDict>();
   for (const page of copied) {
     for (const annot of annotationsOf(merged, page, seen)) {
@@ -77,8 +76,7 @@ export function relinkNamedDestinations(source: PDFDocument, merged: PDFDocument
       if (!at) continue;
       const name = nameOf(resolved(merged, at.holder.get(PDFName.of(at.key))));
       if (name === undefined) continue;
-      named ??= namedDestinations(source);
-      const target = explicit(source, named.get(name), pages, merged);
+      const target = explicit(source, namedDestinations(source).get(name), pages, merged);
       if (target) at.holder.set(PDFName.of(at.key), target);
       else goesNowhere(annot, at.key);
     }
@@ -102,17 +100,17 @@ export function fileBookmark(source: PDFDocument, merged: PDFDocument, first: PD
 function bookmarksOf(source: PDFDocument, merged: PDFDocument, pages: PageMap, budget: BookmarkBudget): Bookmark[] {
   const outlines = dictOf(source, source.catalog.get(PDFName.of("Outlines")));
   if (!outlines) return [];
-  let named: Map<string, PDFObject> | undefined;
   const seen = new Set<PDFDict>([outlines]);
   const read = (first: PDFObject | undefined, depth: number): Bookmark[] => {
     const items: Bookmark[] = [];
     for (let item = dictOf(source, first); item && !seen.has(item) && budget.left > 0; item = dictOf(source, item.get(PDFName.of("Next")))) {
       seen.add(item);
       const children = depth < MAX_DEPTH ? read(item.get(PDFName.of("First")), depth + 1) : [];
-      const action = dictOf(source, item.get(PDFName.of("A")));
-      let dest = resolved(source, item.get(PDFName.of("Dest")) ?? (action?.get(PDFName.of("S")) === PDFName.of("GoTo") ? action.get(PDFName.of("D")) : undefined));
+      // Found as a link's: its GoTo action's, else its own.
+      const at = destinationHolder(source, item);
+      let dest = at && resolved(source, at.holder.get(PDFName.of(at.key)));
       const name = nameOf(dest);
-      if (name !== undefined) dest = (named ??= namedDestinations(source)).get(name);
+      if (name !== undefined) dest = namedDestinations(source).get(name);
       const target = explicit(source, dest, pages, merged);
       // A bookmark to a page not taken goes, its own bookmarks (if any go somewhere) moving up in its place.
       if (target) {
@@ -176,7 +174,10 @@ function* annotationsOf(doc: PDFDocument, page: PDFPage, seen: Set<PDFDict>): Ge
   }
 }
 
-/** Where a link keeps its destination: its GoTo action's /D, else its own /Dest; undefined for no link to a place. */
+/**
+ * Where a link (or a bookmark) keeps its destination: its GoTo action's /D, else its own /Dest; undefined
+ * for none that goes to a place.
+ */
 function destinationHolder(doc: PDFDocument, annot: PDFDict): { holder: PDFDict; key: "D" | "Dest" } | undefined {
   const action = dictOf(doc, annot.get(PDFName.of("A")));
   if (action) return action.get(PDFName.of("S")) === PDFName.of("GoTo") ? { holder: action, key: "D" } : undefined;
@@ -188,8 +189,22 @@ function goesNowhere(annot: PDFDict, key: "D" | "Dest"): void {
   annot.delete(PDFName.of(key === "D" ? "A" : "Dest"));
 }
 
-/** A file's named destinations (its /Names /Dests tree, or the catalog's older /Dests dictionary), by name. */
+/**
+ * A file's named destinations (its /Names /Dests tree, or the catalog's older /Dests dictionary), by name:
+ * read at the first link or bookmark that names one, once per file.
+ */
 function namedDestinations(source: PDFDocument): Map<string, PDFObject> {
+  let found = named.get(source);
+  if (!found) {
+    found = readNamedDestinations(source);
+    named.set(source, found);
+  }
+  return found;
+}
+
+const named = new WeakMap<PDFDocument, Map<string, PDFObject>>();
+
+function readNamedDestinations(source: PDFDocument): Map<string, PDFObject> {
   const found = new Map<string, PDFObject>();
   const seen = new Set<PDFDict>();
   const walk = (node: PDFDict | undefined, depth: number) => {

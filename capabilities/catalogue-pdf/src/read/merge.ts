@@ -35,7 +35,10 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();
     // A file whose navigation can't be read (a damaged object where a link or bookmark is) is merged without it.
-    const navigable = succeeds(() => navigation.dropLinksOutside(source, indexes));
+    const navigable = attempt(() => {
+      navigation.dropLinksOutside(source, indexes);
+      return true;
+    }, false);
     const copied = await merged.copyPages(source, indexes).catch((err: unknown) =>
       damagedIfThrows(input, () => {
         throw err;
@@ -44,8 +47,8 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     for (const page of copied) merged.addPage(page);
     if (navigable && copied.length > 0) {
       const pages = navigation.pageMapOf(source, indexes, copied);
-      succeeds(() => navigation.relinkNamedDestinations(source, merged, copied, pages));
-      const bookmark = attempt(() => navigation.fileBookmark(source, merged, copied[0]!, input.filename, pages, budget));
+      attempt(() => navigation.relinkNamedDestinations(source, merged, copied, pages), undefined);
+      const bookmark = attempt(() => navigation.fileBookmark(source, merged, copied[0]!, input.filename, pages, budget), undefined);
       if (bookmark) bookmarks.push(bookmark);
     }
     // pdf-lib works synchronously on each file: give other calls and cancellation a turn in between.
@@ -68,21 +71,11 @@ export function tooManyPages(input: PdfInput): () => ToolError {
   return () => new ToolError(`${input.field} (${input.filename}): the PDF has more than ${formatCount(PDF_LIMITS.maxPdfPages)} pages, more than this capability reads; split it first`);
 }
 
-/** What `run` returns, or undefined (having done what it did) when it throws: navigation is best effort. */
-function attempt<T>(run: () => T): T | undefined {
+/** What `run` returns, or `failed` (having done what it did) when it throws: navigation is best effort. */
+function attempt<T>(run: () => T, failed: T): T {
   try {
     return run();
   } catch {
-    return undefined;
-  }
-}
-
-/** Whether `run` went through without throwing. */
-function succeeds(run: () => void): boolean {
-  try {
-    run();
-    return true;
-  } catch {
-    return false;
+    return failed;
   }
 }
