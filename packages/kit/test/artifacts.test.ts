@@ -37,6 +37,25 @@ describe("output artifacts", () => {
     expect(sha256(Buffer.concat(chunks.map((c) => c.data)))).toBe(result.sha256);
   });
 
+  it("serves 1,200 downloads on one connection to a client that drops each at its done chunk, as Selu does", async () => {
+    // Each drop resets the stream; Node's HTTP/2 guard closed the connection after 1,000 (server.ts).
+    const dropAtDone = (id: string) =>
+      new Promise<Buffer>((resolve, reject) => {
+        const stream = h.client.downloadOutputArtifact({ capabilityArtifactId: id });
+        stream.on("data", (c: { data: Buffer; done: boolean; error: string }) => {
+          if (c.error) reject(new Error(c.error));
+          if (!c.done) return;
+          resolve(c.data);
+          stream.cancel();
+        });
+        stream.on("error", (err: { code?: number }) => err.code !== 1 && reject(err));
+      });
+    for (let i = 0; i < 1_200; i++) {
+      const result = await call(h.client, "make_file", { size: 10, filename: "a.bin" });
+      expect((await dropAtDone(result.artifact.capability_artifact_id)).byteLength).toBe(10);
+    }
+  });
+
   it("stores a streamed artifact chunk by chunk, intact", async () => {
     const result = await call(h.client, "make_file", { size: 1_000_001, streamed: true });
     const chunks = await download(h.client, result.artifact.capability_artifact_id);

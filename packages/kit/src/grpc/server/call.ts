@@ -24,6 +24,8 @@ export function answerTrailersOnly(stream: ServerHttp2Stream, error: StatusError
 export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req>, ResponseStream<Res> {
   request!: Req;
   cancelled = false;
+  /** Whether the client reset the stream before the answer was complete (what rapid reset does). */
+  resetUnanswered = false;
   deadlineAt: number | undefined;
   readonly #stream: ServerHttp2Stream;
   readonly #method: MethodDefinition<Req, Res>;
@@ -35,6 +37,10 @@ export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req
   #onMessage: ((message: Req) => void) | undefined;
   #onEnd: (() => void) | undefined;
   #deadline: NodeJS.Timeout | undefined;
+  /** Set when this server reset the stream itself (a client that stopped reading). */
+  #resetHere = false;
+  /** Set once the status was handed to the open stream: the answer is complete on our side. */
+  #answered = false;
 
   constructor(stream: ServerHttp2Stream, method: MethodDefinition<Req, Res>, maxSendBytes: number) {
     this.#stream = stream;
@@ -42,6 +48,7 @@ export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req
     this.#maxSendBytes = maxSendBytes;
     // Closed before a status went out: the client cancelled (RST_STREAM), or the connection is gone.
     stream.once("close", () => {
+      this.resetUnanswered = !this.#answered && !this.#resetHere && (stream.rstCode ?? constants.NGHTTP2_NO_ERROR) !== constants.NGHTTP2_NO_ERROR;
       if (this.#finished) return;
       this.#finished = true;
       this.#cancel();
@@ -149,6 +156,7 @@ export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req
 
   reset(): void {
     if (this.#stream.destroyed) return;
+    this.#resetHere = true;
     this.#stream.close(constants.NGHTTP2_CANCEL);
   }
 
@@ -165,6 +173,7 @@ export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req
     clearTimeout(this.#deadline);
     const stream = this.#stream;
     if (stream.destroyed || stream.closed) return;
+    this.#answered = true;
     if (!this.#headersSent) return answerTrailersOnly(stream, error);
     stream.once("wantTrailers", () => {
       stream.sendTrailers(statusTrailers(error));

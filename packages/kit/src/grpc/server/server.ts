@@ -4,6 +4,7 @@ import { StreamAdmission } from "./admission.js";
 import { answerTrailersOnly, Call, stopInbound } from "./call.js";
 import { dispatch, type AnyHandler } from "./dispatch.js";
 import { Status } from "./status.js";
+import { ResetBudget } from "./reset-budget.js";
 import { parseGrpcTimeout } from "./timeout.js";
 import type { Implementation, MethodDefinition, ServiceDefinition } from "./types.js";
 
@@ -23,6 +24,7 @@ export interface GrpcServerOptions {
 }
 
 const MAX_HEADER_LIST_BYTES = 64 * 1024;
+const NO_LIMIT = 2 ** 32 - 1;
 
 interface Route {
   // Each route has its own message types.
@@ -55,6 +57,9 @@ export class GrpcServer {
       maxSessionMemory: Number.MAX_SAFE_INTEGER,
       // One PING at a time for each stream answered before its request ended (stopInbound in call.ts).
       maxOutstandingPings: advertised,
+      // Resets are counted by ResetBudget instead, which tells a reset after the answer from one before it.
+      streamResetBurst: NO_LIMIT,
+      streamResetRate: NO_LIMIT,
     });
     this.#server.on("session", (session) => this.#track(session));
     // A broken or hostile connection ends its own calls ('close' on each), never the process: Node
@@ -102,8 +107,14 @@ export class GrpcServer {
 
   #track(session: Http2Session): void {
     const admission = new StreamAdmission(this.#options.maxConcurrentStreams, this.#options.maxWaitingStreams);
+    const resets = new ResetBudget();
+    const onResetUnanswered = () => {
+      if (resets.take() || session.destroyed) return;
+      session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
+      session.destroy();
+    };
     this.#sessions.add(session);
-    session.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => this.#onStream(stream, headers, admission));
+    session.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => this.#onStream(stream, headers, admission, onResetUnanswered));
     session.once("close", () => {
       this.#sessions.delete(session);
       this.#checkDrained();
@@ -119,7 +130,7 @@ export class GrpcServer {
     done();
   }
 
-  #onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, admission: StreamAdmission): void {
+  #onStream(stream: ServerHttp2Stream, headers: IncomingHttpHeaders, admission: StreamAdmission, onResetUnanswered: () => void): void {
     // A reset or a lost connection shows as the stream's 'close', which the call turns into cancellation.
     stream.on("error", noop);
     const contentType = headers["content-type"];
@@ -137,6 +148,8 @@ export class GrpcServer {
       return;
     }
     const call = new Call(stream, route.method, this.#options.maxSendBytes);
+    // After the call's own 'close' listener, which says whether the client reset it unanswered.
+    stream.once("close", () => call.resetUnanswered && onResetUnanswered());
     const timeout = headers["grpc-timeout"];
     if (typeof timeout === "string") {
       const ms = parseGrpcTimeout(timeout);
