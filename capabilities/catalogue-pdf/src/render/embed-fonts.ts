@@ -74,6 +74,12 @@ function embed(doc: Doc, font: EmbeddedFont, face: FontFace): void {
     written.end(data);
     return written;
   };
+  // The seed's codes are in the subset whether drawn or not: their widths and text as if drawn.
+  for (const glyph of face.seed) {
+    const code = font.subset.includeGlyph(glyph.id);
+    font.widths[code] ??= glyph.advanceWidth * font.scale;
+    font.unicode[code] ??= glyph.codePoints;
+  }
   const found = embedding(face, font.subset.ids, font.unicode);
   const { file, cidToGid, toUnicode } = found;
   const name = `${file.tag}+${face.postscriptName.replaceAll(" ", "_")}`;

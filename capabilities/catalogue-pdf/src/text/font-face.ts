@@ -12,6 +12,13 @@ export interface GlyphMetrics {
  */
 export const VARIANT = 0x10000;
 
+/** A glyph every subset of a face starts with: its id, the characters it stands for, its advance (font units). */
+export interface SeedGlyph {
+  id: number;
+  codePoints: number[];
+  advanceWidth: number;
+}
+
 /**
  * The glyphs one document draws in one font, as pdfkit's EmbeddedFont asks for them: each id gets the
  * next code (CID) when first drawn, a variant too; `ids[cid] % VARIANT` is the font's glyph for a code.
@@ -21,6 +28,11 @@ export class CidSubset {
   /** The id drawn for each code, variants included. */
   readonly ids: number[] = [0];
   private readonly cids = new Map<number, number>([[0, 0]]);
+
+  /** `seed`: glyphs given the first codes, in this order, whether the document draws them or not. */
+  constructor(seed: readonly SeedGlyph[] = []) {
+    for (const glyph of seed) this.includeGlyph(glyph.id);
+  }
 
   /** The code pdfkit writes for glyph `id`. */
   includeGlyph(id: number): number {
@@ -103,8 +115,15 @@ export class FontFace {
 
   /** A new set of the glyphs one document draws (pdfkit asks once per document and font). */
   createSubset(): CidSubset {
-    return new CidSubset();
+    return new CidSubset(this.seed);
   }
+
+  /**
+   * Glyphs every document's subset of this face starts with (set by text/shaping.ts for the Latin faces):
+   * documents whose words differ then mostly draw the same glyphs under the same codes, so they embed
+   * the same font program and maps, kept from the first (render/embed-fonts.ts).
+   */
+  seed: readonly SeedGlyph[] = [];
 
   /** Whether the font's cmap maps `codePoint` to a glyph. */
   hasGlyphForCodePoint(codePoint: number): boolean {
