@@ -48,7 +48,8 @@ export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req
     this.#maxSendBytes = maxSendBytes;
     // Closed before a status went out: the client cancelled (RST_STREAM), or the connection is gone.
     stream.once("close", () => {
-      this.resetUnanswered = !this.#answered && !this.#resetHere && (stream.rstCode ?? constants.NGHTTP2_NO_ERROR) !== constants.NGHTTP2_NO_ERROR;
+      // Before our END_STREAM a stream only closes by a reset (any code, NO_ERROR too) or with its connection.
+      this.resetUnanswered = !this.#answered && !this.#resetHere;
       if (this.#finished) return;
       this.#finished = true;
       this.#cancel();
