@@ -69,21 +69,15 @@ export async function sendDownload(runtime: Runtime, id: string, sink: DownloadS
         scope.signal.throwIfAborted();
       }
       offered += piece.byteLength;
-      const done = offered === item.size;
       const written = waitUntilSent(scope.signal, limits.transferIdleMs);
-      sink.write({ data: piece, filename: first ? item.filename : "", mimeType: first ? item.mimeType : "", done, error: "" }, written.sent);
+      sink.write({ data: piece, filename: first ? item.filename : "", mimeType: first ? item.mimeType : "", done: offered === item.size, error: "" }, written.sent);
       first = false;
-      // The status goes out behind the last chunk at once: a client that stops at `done` (Selu) then finds
-      // the answer complete, and the server counts its reset as one after the answer (ResetBudget).
-      if (done) sink.end();
       await written.promise;
       buffer.release(unsent);
       unsent = 0;
     }
-    if (first) {
-      sink.write({ data: EMPTY, filename: item.filename, mimeType: item.mimeType, done: true, error: "" }, noop);
-      sink.end();
-    }
+    if (first) sink.write({ data: EMPTY, filename: item.filename, mimeType: item.mimeType, done: true, error: "" }, noop);
+    sink.end();
   } catch (err) {
     buffer.release(unsent);
     const reason = wireError(err, { subject: "the download", signal: scope.signal, log: runtime.log });

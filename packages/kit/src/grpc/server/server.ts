@@ -109,9 +109,10 @@ export class GrpcServer {
     const admission = new StreamAdmission(this.#options.maxConcurrentStreams, this.#options.maxWaitingStreams);
     const resets = new ResetBudget();
     const onResetUnanswered = () => {
+      // One GOAWAY with the code (goaway() then destroy() sent a second one, NO_ERROR, with a higher
+      // last stream id, which RFC 9113 section 6.8 forbids); the session error it raises is logged.
       if (resets.take() || session.destroyed) return;
-      session.goaway(http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
-      session.destroy();
+      session.destroy(new Error("the client reset more streams before their answers than a connection may (HTTP/2 rapid reset)"), http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
     };
     this.#sessions.add(session);
     session.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => this.#onStream(stream, headers, admission, onResetUnanswered));
