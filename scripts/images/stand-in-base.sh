@@ -6,6 +6,8 @@
 # .cache/images/ (ignored by git), so a second run only imports it.
 #   bash scripts/images/stand-in-base.sh node:24.21.0-bookworm-slim
 set -euo pipefail
+# debootstrap, chroot and the rootfs's groupadd and useradd live in sbin, which a minimal PATH lacks.
+export PATH="$PATH:/usr/sbin:/sbin"
 ref="${1:?usage: stand-in-base.sh node:<version>-<debian release>[-slim]}"
 podman=(podman --storage-driver "${SELU_STORAGE_DRIVER:-vfs}")
 [ -n "${SELU_PODMAN_ROOT:-}" ] && podman+=(--root "$SELU_PODMAN_ROOT")
