@@ -24,8 +24,6 @@ export function answerTrailersOnly(stream: ServerHttp2Stream, error: StatusError
 export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req>, ResponseStream<Res> {
   request!: Req;
   cancelled = false;
-  /** Whether the client reset the stream before the answer was complete (what rapid reset does). */
-  resetUnanswered = false;
   deadlineAt: number | undefined;
   readonly #stream: ServerHttp2Stream;
   readonly #method: MethodDefinition<Req, Res>;
@@ -42,17 +40,22 @@ export class Call<Req, Res> implements SingleRequestCall<Req>, RequestStream<Req
   /** Set once the status was handed to the open stream: the answer is complete on our side. */
   #answered = false;
 
-  constructor(stream: ServerHttp2Stream, method: MethodDefinition<Req, Res>, maxSendBytes: number) {
+  /**
+   * `onResetUnanswered` is told when the client reset the stream before the answer was complete (what
+   * rapid reset does; see ResetBudget).
+   */
+  constructor(stream: ServerHttp2Stream, method: MethodDefinition<Req, Res>, maxSendBytes: number, onResetUnanswered?: () => void) {
     this.#stream = stream;
     this.#method = method;
     this.#maxSendBytes = maxSendBytes;
     // Closed before a status went out: the client cancelled (RST_STREAM), or the connection is gone.
     stream.once("close", () => {
+      if (!this.#finished) {
+        this.#finished = true;
+        this.#cancel();
+      }
       // Before our END_STREAM a stream only closes by a reset (any code, NO_ERROR too) or with its connection.
-      this.resetUnanswered = !this.#answered && !this.#resetHere;
-      if (this.#finished) return;
-      this.#finished = true;
-      this.#cancel();
+      if (!this.#answered && !this.#resetHere) onResetUnanswered?.();
     });
   }
 

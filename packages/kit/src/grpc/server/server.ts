@@ -148,9 +148,7 @@ export class GrpcServer {
       answerTrailersOnly(stream, { code: Status.UNIMPLEMENTED, details: `the server has no method ${path}` });
       return;
     }
-    const call = new Call(stream, route.method, this.#options.maxSendBytes);
-    // After the call's own 'close' listener, which says whether the client reset it unanswered.
-    stream.once("close", () => call.resetUnanswered && onResetUnanswered());
+    const call = new Call(stream, route.method, this.#options.maxSendBytes, onResetUnanswered);
     const timeout = headers["grpc-timeout"];
     if (typeof timeout === "string") {
       const ms = parseGrpcTimeout(timeout);
