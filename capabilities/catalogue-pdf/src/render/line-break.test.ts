@@ -37,8 +37,17 @@ describe("breakLines", () => {
     expect(breakLines([run("one two three")], 100, size, measure)![0]!.runs).toEqual([run("one two three")]);
   });
 
-  it("leaves hard line breaks and words wider than the line to pdfkit's wrapper", () => {
-    expect(breakLines([run("one\ntwo")], 100, size, measure)).toBeUndefined();
+  it("ends a line at a hard line break, as pdfkit's wrapper: the line end neither drawn nor measured, a blank line kept", () => {
+    const lines = breakLines([run("one \ntwo\r\n\nthree four\n")], 8, size, measure);
+    expect(texts(lines)).toEqual(["one ", "two", "", "three ", "four"]);
+    expect(lines!.map((l) => l.width)).toEqual([3, 3, 0, 5, 4]);
+    expect(lines![2]!.runs).toEqual([]);
+    // A line end in a run of its own, between two styles; one at the start is an empty first line.
+    expect(breakLines([run("a", true), run("\n"), run("b", true)], 8, size, measure)!.map((l) => l.runs)).toEqual([[run("a", true)], [run("b", true)]]);
+    expect(texts(breakLines([run("\nx")], 8, size, measure))).toEqual(["", "x"]);
+  });
+
+  it("leaves words wider than the line to pdfkit's wrapper", () => {
     expect(breakLines([run("a verylongword")], 8, size, measure)).toBeUndefined();
     // Words of 48 characters and more get pdfkit's break opportunities inside them (see page.ts).
     expect(breakLines([run(`see ${"x".repeat(48)}`)], 1_000, size, measure)).toBeUndefined();

@@ -65,8 +65,9 @@ function newMeasurer(doc: Doc): Measure {
 /**
  * Breaks runs set left to right in DejaVu's faces into lines at most `width` wide, as pdfkit's line
  * wrapper does (at UAX #14 opportunities, by the linebreak package it uses; a word fits with the spaces
- * after it), each word measured once instead of by a wrapper per call. Undefined where that is not
- * enough: a hard line break, a word wider than the line or a long word (pdfkit's wrapper breaks inside it).
+ * after it; a hard line break ends its line, an empty one if nothing is before it), each word measured
+ * once instead of by a wrapper per call. The line-end characters are neither measured nor kept. Undefined
+ * where that is not enough: a word wider than the line or a long word (pdfkit's wrapper breaks inside it).
  */
 export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Run) => number, measure: Measure): Line[] | undefined {
   const text = runsText(runs);
@@ -83,18 +84,19 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
   const breaker = new LineBreaker(text);
   for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
     const end = bk.position;
-    if (bk.required && end < text.length) return undefined;
+    // Before a hard line break (or the text's end), the word is text[start, stop): the line end is dropped.
+    const stop = lineEndStart(text, start, end);
     // The word may span runs (a bold part of a word): measured a piece per run, the spaces after it apart.
     let wordWidth = 0;
     let spaceWidth = 0;
-    for (let r = first, from = firstFrom; r < runs.length && from < end; from += runs[r]!.text.length, r++) {
+    for (let r = first, from = firstFrom; r < runs.length && from < stop; from += runs[r]!.text.length, r++) {
       const a = Math.max(start, from);
-      const b = Math.min(end, from + runs[r]!.text.length);
+      const b = Math.min(stop, from + runs[r]!.text.length);
       if (a >= b) continue;
       const run = runs[r]!;
       const face = fontKeyFor(run);
       const size = sizeOf(run);
-      const ink = b === end ? inkEnd(text, a, b) : b;
+      const ink = b === stop ? inkEnd(text, a, b) : b;
       spaceWidth = ink < b ? measure(text.slice(ink, b), face, size) : 0;
       wordWidth += (ink > a ? measure(text.slice(a, ink), face, size, ink < b && text.charCodeAt(ink) === 0x20) : 0) + spaceWidth;
     }
@@ -103,18 +105,31 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
       lines.endLine(used - trailing);
       used = 0;
     }
-    for (let r = first, from = firstFrom; r < runs.length && from < end; from += runs[r]!.text.length, r++) {
+    for (let r = first, from = firstFrom; r < runs.length && from < stop; from += runs[r]!.text.length, r++) {
       const a = Math.max(start, from);
-      const b = Math.min(end, from + runs[r]!.text.length);
+      const b = Math.min(stop, from + runs[r]!.text.length);
       if (a < b) lines.add(r, a, b);
     }
     while (first < runs.length && firstFrom + runs[first]!.text.length <= end) firstFrom += runs[first++]!.text.length;
     start = end;
     used += wordWidth;
     trailing = spaceWidth;
+    if (stop < end) {
+      // As pdfkit's wrapper: the line ends here, and a line end with nothing before it is an empty line.
+      lines.endLine(used - trailing);
+      used = 0;
+      trailing = 0;
+    }
   }
   if (lines.hasLine()) lines.endLine(used - trailing);
   return lines.lines;
+}
+
+/** Where the line-end characters at the end of text[from, to) start (`to` when it ends otherwise). */
+function lineEndStart(text: string, from: number, to: number): number {
+  let end = to;
+  while (end > from && isLineEnd(text.charCodeAt(end - 1))) end -= 1;
+  return end;
 }
 
 /** Where the white space (as `\s` in a regular expression) at the end of text[from, to) starts. */
@@ -212,7 +227,7 @@ function onlyDestination(first: object | undefined): boolean {
  */
 export function brokenHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number): number | undefined {
   const face = runs[0] ? fontKeyFor(runs[0]) : undefined;
-  if (!face || runs.some((run) => run.code || fontKeyFor(run) !== face) || runs.every((run) => run.text === "") || runs.some((run) => LINE_END.test(run.text))) return undefined;
+  if (!face || runs.some((run) => run.code || fontKeyFor(run) !== face) || runs.every((run) => run.text === "")) return undefined;
   const lines = breakLines(runs, width, () => size, measurer(doc));
   if (!lines) return undefined;
   const lineHeight = doc.font(face).fontSize(size).currentLineHeight(true);
@@ -223,4 +238,5 @@ export function brokenHeight(doc: Doc, runs: readonly Run[], width: number, size
   return y - start;
 }
 
-const LINE_END = /[\n\r\v\f\u0085\u2028\u2029]/;
+/** Whether a UTF-16 code unit ends a line (UAX #14's BK, CR, LF and NL classes). */
+const isLineEnd = (unit: number) => (unit >= 0x0a && unit <= 0x0d) || unit === 0x85 || unit === 0x2028 || unit === 0x2029;
