@@ -110,9 +110,8 @@ export async function sideBySide(peerServer: string, only?: "report") {
   // and reports shared rounds, and a side's letter waited out the other side's report, about four times
   // longer for ours than for the peer's. Until 27 Nov a side's first letter came IDLE_MS after its last
   // call only when it had ended the round before: when it went second, it came after the other side's
-  // whole round as well (1.6 s, the other process busy), so the row mixed two kinds of letter, half each,
-  // the median fell between them, and the winner of a round was mostly the side that went first (ours
-  // faster in 10 and 11 of 21). Each side now makes an unmeasured letter of its own first.
+  // whole round as well (1.6 s, the other process busy), so half the row's letters had another history
+  // than the label says. Each side now makes an unmeasured letter of its own first.
   const running = await Promise.all(sides.map(async (c) => ({ c, side: await c.start() })));
   for (const { c, side } of running) {
     await timed(side, c.letter);
