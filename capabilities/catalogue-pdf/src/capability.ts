@@ -15,5 +15,5 @@ export default defineCapability({
   },
   // Ready only once a sample document renders: an image built without the fonts fails here, at start-up,
   // and the first user's document finds everything loaded and compiled (see warm-up.ts).
-  ready: warmUp,
+  ready: () => warmUp(createPdfDocument.input),
 });

@@ -2,6 +2,7 @@ import { tool, type ToolContext } from "@selu-catalogue/kit";
 import { holdAttachments, loadImages } from "../document/images.js";
 import { prepareDocument, type PreparedDocument } from "../document/prepare.js";
 import { repairDocumentArgs } from "../document/repair-args.js";
+import { filenameFrom } from "../document/filename.js";
 import { createDocumentInput, type CreateDocumentArgs } from "../document/schema.js";
 import { CREATE_ARGS_BOUNDS, PDF_LIMITS } from "../limits.js";
 import { coverage } from "../text/font-runs.js";
@@ -54,17 +55,4 @@ async function loadAndRender(prepared: PreparedDocument, args: CreateDocumentArg
     maxBytes: ctx.limits.maxArtifactBytes,
     signal: ctx.signal,
   });
-}
-
-/** "Q3 Report: Zürich" → "q3-report-zurich.pdf". */
-export function filenameFrom(title: string): string {
-  const slug = title
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60)
-    .replace(/-+$/, "");
-  return `${slug || "document"}.pdf`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { filenameFrom } from "./create-document.js";
+import { filenameFrom } from "./filename.js";
 
 describe("filenameFrom", () => {
   it("makes a plain file name from a title", () => {
