@@ -47,6 +47,12 @@ export interface CallLimits {
   maxWaiting: number;
   /** How long a call waits before it is refused, in ms (Selu waits 30 s for a shared container's slot). */
   maxWaitMs: number;
+  /**
+   * How long a call answered cancelled or timed out keeps its slot while its handler runs on, in ms: the
+   * slot comes free when the handler ends, or after this long with a warning (a handler that never ends
+   * must not take a slot for good).
+   */
+  cancelGraceMs: number;
 }
 
 /** What `defineCapability({ limits })` may override; nested bounds may be given in part. */
@@ -73,6 +79,6 @@ export const DEFAULT_LIMITS: Readonly<Limits> = Object.freeze({
   // of heap, more once validated), so values are bounded tightly. A tool that takes big documents raises
   // them with `tool({ args: {...} })`, sized from its own schema.
   args: Object.freeze({ maxBytes: 4 * 1024 * 1024, maxValues: 10_000, maxDepth: 32 }),
-  calls: Object.freeze({ max: 4, maxWaiting: 16, maxWaitMs: 30_000 }),
+  calls: Object.freeze({ max: 4, maxWaiting: 16, maxWaitMs: 30_000, cancelGraceMs: 10_000 }),
   workSlots: 2,
 });

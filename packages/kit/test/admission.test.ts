@@ -26,6 +26,21 @@ const capability = defineCapability({
         }
       },
     }),
+    stubborn: tool({
+      description: "Works for ms whatever its signal says",
+      input: z.object({ ms: z.number().int().min(0).max(5_000) }),
+      policy: "allow",
+      async run({ ms }) {
+        seen.running++;
+        seen.most = Math.max(seen.most, seen.running);
+        try {
+          await sleep(ms);
+          return { worked: ms };
+        } finally {
+          seen.running--;
+        }
+      },
+    }),
     heavy: tool({
       description: "Holds all work slots",
       input: z.object({ ms: z.number().int().min(0).max(5_000) }),
@@ -81,6 +96,21 @@ describe("declared concurrency", () => {
     for (let i = 0; i < 50 && h.server.runtime.calls.stats.waiting > 0; i++) await sleep(10);
     expect(h.server.runtime.calls.stats).toEqual({ busy: 2, waiting: 0 });
     await Promise.all(running);
+  });
+
+  it("keeps the slot of a call its client gave up on until the handler ends: never more than calls.max handlers run", async () => {
+    seen.most = 0;
+    // Two run and two wait; each client gives up after 60 ms, but the running handlers go on to 400 ms.
+    const abandoned = await Promise.allSettled([1, 2, 3, 4].map(() => invoke(h.client, { tool: "stubborn", args: { ms: 400 }, deadlineMs: 60 })));
+    expect(abandoned.map((a) => a.status)).toEqual(["rejected", "rejected", "rejected", "rejected"]);
+    // The server learns of each client's giving up a moment later.
+    for (let i = 0; i < 20 && h.server.runtime.calls.stats.waiting > 0; i++) await sleep(5);
+    expect(h.server.runtime.calls.stats).toEqual({ busy: 2, waiting: 0 });
+    const started = performance.now();
+    const next = await Promise.all([1, 2].map(() => invoke(h.client, { tool: "slow", args: { ms: 1 } })));
+    expect(next.map((a) => a.error)).toEqual(["", ""]);
+    expect(performance.now() - started).toBeGreaterThan(200);
+    expect(seen.most).toBe(2);
   });
 
   it("lets ctx.slots run one heavy job at a time whatever its weight", async () => {

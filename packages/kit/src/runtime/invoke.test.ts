@@ -256,15 +256,16 @@ describe("the order of checks and what reaches the logs", () => {
   });
 });
 
+type LogRecord = Record<string, unknown>;
+const recording = (records: LogRecord[], base: LogFields = {}): Logger => ({
+  debug: (msg, fields) => void records.push({ level: "debug", msg, ...base, ...fields }),
+  info: (msg, fields) => void records.push({ level: "info", msg, ...base, ...fields }),
+  warn: (msg, fields) => void records.push({ level: "warn", msg, ...base, ...fields }),
+  error: (msg, fields) => void records.push({ level: "error", msg, ...base, ...fields }),
+  child: (fields) => recording(records, { ...base, ...fields }),
+});
+
 describe("the outcome kind of each call in the operators' line (issue 11)", () => {
-  type LogRecord = Record<string, unknown>;
-  const recording = (records: LogRecord[], base: LogFields = {}): Logger => ({
-    debug: (msg, fields) => void records.push({ level: "debug", msg, ...base, ...fields }),
-    info: (msg, fields) => void records.push({ level: "info", msg, ...base, ...fields }),
-    warn: (msg, fields) => void records.push({ level: "warn", msg, ...base, ...fields }),
-    error: (msg, fields) => void records.push({ level: "error", msg, ...base, ...fields }),
-    child: (fields) => recording(records, { ...base, ...fields }),
-  });
   const outcomes = (records: LogRecord[]) => records.filter((r) => r.msg === "tool call").map(({ tool, outcome }) => ({ tool, outcome }));
 
   const admitted = defineCapability({
@@ -341,5 +342,84 @@ describe("the outcome kind of each call in the operators' line (issue 11)", () =
       { tool: "nope", outcome: "unknown_tool" },
       { tool: "list_tools", outcome: "ok" },
     ]);
+  });
+});
+
+describe("a call answered before its handler ends keeps its slot until it does", () => {
+  const running = { now: 0, most: 0 };
+  const held = defineCapability({
+    id: "held",
+    limits: { calls: { max: 1, maxWaiting: 4, maxWaitMs: 5_000, cancelGraceMs: 150 } },
+    tools: {
+      // Ignores its signal: the work goes on after its call is answered.
+      stubborn: tool({
+        description: "works for ms, whatever its signal says; forever when ms is 0",
+        input: z.object({ ms: z.number() }),
+        policy: "allow",
+        run: async ({ ms }) => {
+          running.now++;
+          running.most = Math.max(running.most, running.now);
+          try {
+            await (ms ? sleep(ms) : new Promise(() => {}));
+            return { worked: ms };
+          } finally {
+            running.now--;
+          }
+        },
+      }),
+      quick: tool({
+        description: "answers at once",
+        input: z.object({}),
+        policy: "allow",
+        run: () => {
+          running.most = Math.max(running.most, running.now + 1);
+          return { ok: true };
+        },
+      }),
+    },
+  });
+  beforeEach(() => void Object.assign(running, { now: 0, most: 0 }));
+
+  it("answers the cancelled call at once, and runs the next one only once the handler has ended", async () => {
+    const runtime = new Runtime(held, { logger: silentLogger });
+    const caller = new AbortController();
+    const started = performance.now();
+    const cancelled = invokeTool(runtime, input("stubborn", { ms: 120 }), { signal: caller.signal });
+    await sleep(10);
+    caller.abort();
+    expect(await cancelled).toEqual({ ok: false, error: "stubborn was cancelled by the caller" });
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(runtime.calls.stats).toEqual({ busy: 1, waiting: 0 });
+    expect(await invokeTool(runtime, input("quick"))).toMatchObject({ ok: true });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(115);
+    expect(running.most).toBe(1);
+    expect(runtime.calls.stats).toEqual({ busy: 0, waiting: 0 });
+  });
+
+  it("keeps no more handlers running than calls.max however many calls a client cancels", async () => {
+    const runtime = new Runtime(held, { logger: silentLogger });
+    const answers = [];
+    for (let i = 0; i < 5; i++) {
+      const caller = new AbortController();
+      const call = invokeTool(runtime, input("stubborn", { ms: 40 }), { signal: caller.signal });
+      setTimeout(() => caller.abort(), 5);
+      answers.push(call);
+    }
+    expect(await Promise.all(answers)).toEqual(Array(5).fill({ ok: false, error: "stubborn was cancelled by the caller" }));
+    expect(running.most).toBe(1);
+  });
+
+  it("gives the slot back after calls.cancelGraceMs, with a warning, when the handler never ends", async () => {
+    const records: LogRecord[] = [];
+    const runtime = new Runtime(held, { logger: recording(records) });
+    const caller = new AbortController();
+    const cancelled = invokeTool(runtime, input("stubborn", { ms: 0 }), { signal: caller.signal });
+    await sleep(10);
+    caller.abort();
+    await cancelled;
+    const waited = performance.now();
+    expect(await invokeTool(runtime, input("quick"))).toMatchObject({ ok: true });
+    expect(performance.now() - waited).toBeGreaterThanOrEqual(120);
+    expect(records.filter((r) => r.level === "warn")).toEqual([{ level: "warn", msg: "a cancelled call's handler still runs; its call slot is given back", tool: "stubborn", graceMs: 150 }]);
   });
 });

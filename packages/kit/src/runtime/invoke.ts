@@ -62,6 +62,8 @@ export async function invokeTool(runtime: Runtime, input: InvokeInput, options: 
   // The capability's declared concurrency (issue 10 item 7): a free slot is taken without a promise.
   let slot: Release | boolean = false;
   let pinned: string[] | undefined;
+  // The handler's work while the call awaits it: it may run on after the call is answered cancelled.
+  let work: PromiseLike<unknown> | undefined;
   try {
     slot = runtime.calls.tryTake() || (await runtime.calls.acquire(signal));
     // A dynamic tool set: the discovery call, and tools the configuration does not offer, end here.
@@ -78,17 +80,49 @@ export async function invokeTool(runtime: Runtime, input: InvokeInput, options: 
     // A call cancelled or shut down before it starts never runs its handler.
     signal.throwIfAborted();
     const output = execute(def, args, ctx, options.onProgress);
-    const result = isThenable(output) ? await untilAborted(output, signal) : output;
+    const result = isThenable(output) ? await untilAborted((work = output), signal) : output;
     return succeed(runtime, toolName, serialize(runtime, def, toolName, result), started);
   } catch (err) {
     const error = wireError(err, { subject: toolName, signal, log: runtime.toolLog(toolName) });
     return fail(runtime, toolName, started, outcomeKind(err, signal), error);
   } finally {
-    if (slot === true) runtime.calls.give();
-    else if (slot) slot();
-    if (pinned) runtime.store.unpin(pinned);
+    // Answered cancelled or timed out while the handler may still run: see releaseWhenSettled.
+    if (work && signal.aborted) releaseWhenSettled(runtime, toolName, work, () => releaseCall(runtime, slot, pinned));
+    else releaseCall(runtime, slot, pinned);
     scope.dispose();
   }
+}
+
+/** Gives back what a call held: its call slot (taken at once or after a wait) and its uploads' pins. */
+function releaseCall(runtime: Runtime, slot: Release | boolean, pinned: string[] | undefined): void {
+  if (slot === true) runtime.calls.give();
+  else if (slot) slot();
+  if (pinned) runtime.store.unpin(pinned);
+}
+
+/**
+ * Gives a call's slot and its uploads back once its handler's work ends, though the call was answered
+ * before (cancelled, timed out, shut down): a handler that does not stop at its signal still uses memory
+ * and CPU, and a client cancelling call after call must not get more than `calls.max` handlers running.
+ * After `calls.cancelGraceMs` they are given back anyway, with a warning: a handler that never ends must
+ * not take a slot for good.
+ */
+function releaseWhenSettled(runtime: Runtime, toolName: string, work: PromiseLike<unknown>, release: () => void): void {
+  const graceMs = runtime.capability.limits.calls.cancelGraceMs;
+  let released = false;
+  const settle = () => {
+    if (released) return;
+    released = true;
+    clearTimeout(timer);
+    release();
+  };
+  const timer = setTimeout(() => {
+    if (released) return;
+    runtime.toolLog(toolName).warn("a cancelled call's handler still runs; its call slot is given back", { graceMs });
+    settle();
+  }, graceMs);
+  timer.unref();
+  work.then(settle, settle);
 }
 
 function unknownTool(runtime: Runtime, toolName: string, started: number): InvokeOutcome {
