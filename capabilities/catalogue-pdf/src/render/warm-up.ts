@@ -8,9 +8,9 @@ import { renderDocument } from "./render-document.js";
 
 /**
  * Renders before the server reports ready (issue 17: the first document after start in ≤ 50 ms): the
- * arguments checked by the schema the kit checks a call's with (`toolInput`: create_pdf_document's, made
- * strict by the kit, a schema of its own that zod compiles on its first use) and named as a call's file
- * would be (the name's Unicode patterns compile on first use too, ~1 ms), the regular and bold faces
+ * arguments checked by the schema the kit checks calls with (`toolInput`: create_pdf_document's, which the
+ * kit made strict, a schema of its own that zod compiles on its first use), the file named as a call's is
+ * (the name's Unicode patterns compile on first use too, ~1 ms), the regular and bold faces
  * read, HarfBuzz's shaper compiled, pdfkit's and our code paths run twice (once leaves them half
  * compiled), each time with new glyphs (accented letters among them, which DejaVu builds from parts) so
  * that fonts are subset and embedded anew. The fallback fonts stay unread (they load when a document needs them); their files
