@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { figuresTable, sampleLetter, sampleReport } from "./fixtures/documents.js";
+import { figuresTable, letterWithNewWords, sampleLetter, sampleReport } from "./fixtures/documents.js";
 import { encodePng, gradientPng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
 import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, pdfWords, qpdfCheck } from "./support/poppler.js";
@@ -122,6 +122,18 @@ describe("a sample report", () => {
     writeFileSync(`${capabilityDir}/out/sample-report.pdf`, report.bytes);
     writeFileSync(`${capabilityDir}/out/sample-report-page-1.png`, pagePng(report.bytes, 1));
     writeFileSync(`${capabilityDir}/out/sample-report-page-2.png`, pagePng(report.bytes, 2));
+  });
+});
+
+describe("letters one after another", () => {
+  it("embed the font programs of the letter before when only their words and capitals differ (the subset seed holds a-z, A-Z, digits)", async () => {
+    const [first, second] = [await create(letterWithNewWords(1)), await create(letterWithNewWords(2))];
+    const capitals = (bytes: Buffer) => new Set(flat(pdfText(bytes)).match(/[A-Z]/g));
+    expect(capitals(first.bytes)).not.toEqual(capitals(second.bytes));
+    // A subset's name carries a tag of its glyphs (ABCDEF+DejaVuSans): the same names, the same programs.
+    expect(pdfFonts(second.bytes).map((f) => f.name)).toEqual(pdfFonts(first.bytes).map((f) => f.name));
+    const [firstWord] = flat(JSON.stringify(letterWithNewWords(2).sections[0]!.content[0])).match(/[A-Z][a-z]+/)!;
+    expect(flat(pdfText(second.bytes))).toContain(firstWord);
   });
 });
 

@@ -180,13 +180,16 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
 
 /**
  * The characters whose glyphs start every subset of a Latin face (FontFace.seed): those of almost any
- * paragraph. Words that change from document to document (a letter's) then change the glyph set and the
- * codes little or not at all, and the font program, its maps and widths are those the last document
- * embedded, kept, instead of made again: after 300 ms idle a letter with new words took 0.95 ms more of
- * the server's main thread than the same letter again without the seed, 0.3 with it (bench/letter-after.ts).
- * What it costs: about 1.3 KiB a face used, for glyphs a document does not draw.
+ * paragraph, capitals included. Words that change from document to document (a letter's, with its names,
+ * places and nouns) then change the glyph set and the codes little or not at all, and the font program,
+ * its maps and widths are those the last document embedded, kept, instead of made again: after 300 ms
+ * idle a letter with new words took 0.95 ms more of the server's main thread than the same letter again
+ * without the seed, 0.3 with it; with new capitals too, as a real letter's, 8.2 ms of the main thread with
+ * a-z seeded and 6.6 with A-Z as well (bench/letter-after.ts). What it costs: about 2.4 KiB a face used
+ * (1.1 of it the capitals), for glyphs a document does not draw. Other characters (é, ß, €, quotes) still
+ * make a set of their own; the 16 programs kept per face (render/embed-fonts.ts) hold their usual mixes.
  */
-const SEED = "abcdefghijklmnopqrstuvwxyz0123456789 .,:;-()";
+const SEED = "abcdefghijklmnopqrstuvwxyz0123456789 .,:;-()ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 /**
  * The seed's glyphs in the face of `tables` (each character's glyph in a Latin word), each as `glyphOf`
