@@ -111,6 +111,25 @@ describe("ArtifactStore", () => {
     expect(s.stats()).toEqual({ bytes: 300, count: 3, reservedBytes: 0 });
   });
 
+  it("evicts expired artifacts first however lately they were read, then used ones least recently read first", () => {
+    const { s, advance } = store({ budgetBytes: 400 });
+    const expiring = s.put(Buffer.alloc(100), meta);
+    advance(600);
+    const [first, second, third] = [s.put(Buffer.alloc(100), meta), s.put(Buffer.alloc(100), meta), s.put(Buffer.alloc(100), meta)];
+    for (const a of [first, second, third]) s.markUsed(a.id);
+    s.get(first.id); // first is now the most recently read of the used ones
+    advance(500); // expiring has expired, the others have not
+    s.put(Buffer.alloc(100), meta);
+    expect([expiring, first, second, third].map((a) => s.wasEvicted(a.id) || !s.get(a.id))).toEqual([true, false, false, false]);
+    s.get(second.id);
+    s.get(third.id);
+    s.get(first.id); // read order now: second, third, first
+    s.put(Buffer.alloc(100), meta);
+    expect([first, second, third].map((a) => s.wasEvicted(a.id))).toEqual([false, true, false]);
+    s.put(Buffer.alloc(100), meta);
+    expect([first, second, third].map((a) => s.wasEvicted(a.id))).toEqual([false, true, true]);
+  });
+
   it("evicts artifacts already used before those still awaited, whatever their recency", () => {
     const { s } = store();
     const awaited = s.put(Buffer.alloc(100), { ...meta, kind: "input" });

@@ -54,9 +54,14 @@ const REMEMBERED_EVICTIONS = 256;
 export class ArtifactStore {
   // Map order is recency order: touched entries are re-inserted at the end.
   readonly #items = new Map<string, StoredArtifact>();
+  // The same entries in the order they were stored, which is the order they expire in (one TTL for all):
+  // eviction finds the expired ones at the front without walking the others.
+  readonly #byAge = new Map<string, StoredArtifact>();
   // Calls running with an artifact among their attachments, by id (a count: ids may be passed again).
   readonly #pins = new Map<string, number>();
-  readonly #usedIds = new Set<string>();
+  // The used entries, least recently used (touched or marked used) first: eviction takes them from the
+  // front, so a full store of used files costs a put the few it evicts, not a walk over thousands.
+  readonly #used = new Map<string, StoredArtifact>();
   // Ids evicted lately, oldest first, so `wasEvicted` can tell a late reader what happened.
   readonly #evicted = new Set<string>();
   #heldBytes = 0;
@@ -103,6 +108,7 @@ export class ArtifactStore {
     }
     this.#items.delete(id);
     this.#items.set(id, item);
+    if (this.#used.delete(id)) this.#used.set(id, item);
     return item;
   }
 
@@ -136,7 +142,10 @@ export class ArtifactStore {
 
   /** Marks an artifact as used (read by its call, or asked for by a download): among the first to be evicted. */
   markUsed(id: string): void {
-    if (this.#items.has(id)) this.#usedIds.add(id);
+    const item = this.#items.get(id);
+    if (!item) return;
+    this.#used.delete(id);
+    this.#used.set(id, item);
   }
 
   /**
@@ -177,14 +186,29 @@ export class ArtifactStore {
     this.release(item.size);
     this.#heldBytes += item.size;
     this.#items.set(stored.id, stored);
+    this.#byAge.set(stored.id, stored);
     return stored;
   }
 
-  /** Evicts at least `excess` bytes of unpinned artifacts if it can, in the order of `#evictionRank`. */
+  /**
+   * Evicts at least `excess` bytes of unpinned artifacts if it can, in the order of `#evictionRank`:
+   * expired ones (from the front of `#byAge`, up to the first that is not), used ones (from the front of
+   * `#used`), then the unused ones in recency order, walking the rest only when no used one is left.
+   */
   #evictFor(excess: number): void {
     const goal = this.#heldBytes - excess;
     const now = this.#now();
-    for (let pass = 0; pass < 4; pass++) {
+    for (const [id, item] of this.#byAge) {
+      if (this.#heldBytes <= goal || item.expiresAt > now) break;
+      if (!this.#pins.has(id)) this.#remove(id);
+    }
+    for (const id of this.#used.keys()) {
+      if (this.#heldBytes <= goal) return;
+      if (this.#pins.has(id)) continue;
+      this.#remove(id);
+      this.#remember(id);
+    }
+    for (let pass = 2; pass < 4; pass++) {
       for (const [id, item] of this.#items) {
         if (this.#heldBytes <= goal) return;
         if (this.#pins.has(id)) continue;
@@ -199,7 +223,7 @@ export class ArtifactStore {
   /** 0: expired; 1: used; 2: unused past the grace period; 3: new and unused. */
   #evictionRank(id: string, item: StoredArtifact, now: number): number {
     if (item.expiresAt <= now) return 0;
-    if (this.#usedIds.has(id)) return 1;
+    if (this.#used.has(id)) return 1;
     // Its age: every artifact is stored for the same TTL.
     const age = now - (item.expiresAt - this.#opts.ttlMs);
     return age >= (this.#opts.unusedGraceMs ?? 60_000) ? 2 : 3;
@@ -214,7 +238,8 @@ export class ArtifactStore {
     const item = this.#items.get(id);
     if (!item) return false;
     this.#items.delete(id);
-    this.#usedIds.delete(id);
+    this.#byAge.delete(id);
+    this.#used.delete(id);
     this.#heldBytes -= item.size;
     return true;
   }
