@@ -85,7 +85,7 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
   for (let bk = breaker.nextBreak(); bk; bk = breaker.nextBreak()) {
     const end = bk.position;
     // Before a hard line break (or the text's end), the word is text[start, stop): the line end is dropped.
-    const stop = lineEndStart(text, start, end);
+    const stop = trailingStart(text, start, end, isLineEnd);
     // The word may span runs (a bold part of a word): measured a piece per run, the spaces after it apart.
     let wordWidth = 0;
     let spaceWidth = 0;
@@ -96,7 +96,7 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
       const run = runs[r]!;
       const face = fontKeyFor(run);
       const size = sizeOf(run);
-      const ink = b === stop ? inkEnd(text, a, b) : b;
+      const ink = b === stop ? trailingStart(text, a, b, isSpace) : b;
       spaceWidth = ink < b ? measure(text.slice(ink, b), face, size) : 0;
       wordWidth += (ink > a ? measure(text.slice(a, ink), face, size, ink < b && text.charCodeAt(ink) === 0x20) : 0) + spaceWidth;
     }
@@ -125,17 +125,13 @@ export function breakLines(runs: readonly Run[], width: number, sizeOf: (run: Ru
   return lines.lines;
 }
 
-/** Where the line-end characters at the end of text[from, to) start (`to` when it ends otherwise). */
-function lineEndStart(text: string, from: number, to: number): number {
+/**
+ * Where the code units matching `is` at the end of text[from, to) start (`to` when the last one does not
+ * match): the line end before a hard break (isLineEnd), the white space after a word's ink (isSpace).
+ */
+function trailingStart(text: string, from: number, to: number, is: (unit: number) => boolean): number {
   let end = to;
-  while (end > from && isLineEnd(text.charCodeAt(end - 1))) end -= 1;
-  return end;
-}
-
-/** Where the white space (as `\s` in a regular expression) at the end of text[from, to) starts. */
-function inkEnd(text: string, from: number, to: number): number {
-  let end = to;
-  while (end > from && isSpace(text.charCodeAt(end - 1))) end -= 1;
+  while (end > from && is(text.charCodeAt(end - 1))) end -= 1;
   return end;
 }
 
