@@ -61,7 +61,7 @@ export class ArtifactStore {
   readonly #pins = new Map<string, number>();
   // The used entries, least recently used (touched or marked used) first: eviction takes them from the
   // front, so a full store of used files costs a put the few it evicts, not a walk over thousands.
-  readonly #used = new Map<string, StoredArtifact>();
+  readonly #used = new Set<string>();
   // Ids evicted lately, oldest first, so `wasEvicted` can tell a late reader what happened.
   readonly #evicted = new Set<string>();
   #heldBytes = 0;
@@ -108,7 +108,7 @@ export class ArtifactStore {
     }
     this.#items.delete(id);
     this.#items.set(id, item);
-    if (this.#used.delete(id)) this.#used.set(id, item);
+    if (this.#used.delete(id)) this.#used.add(id);
     return item;
   }
 
@@ -142,10 +142,9 @@ export class ArtifactStore {
 
   /** Marks an artifact as used (read by its call, or asked for by a download): among the first to be evicted. */
   markUsed(id: string): void {
-    const item = this.#items.get(id);
-    if (!item) return;
+    if (!this.#items.has(id)) return;
     this.#used.delete(id);
-    this.#used.set(id, item);
+    this.#used.add(id);
   }
 
   /**
@@ -202,7 +201,7 @@ export class ArtifactStore {
       if (this.#heldBytes <= goal || item.expiresAt > now) break;
       if (!this.#pins.has(id)) this.#remove(id);
     }
-    for (const id of this.#used.keys()) {
+    for (const id of this.#used) {
       if (this.#heldBytes <= goal) return;
       if (this.#pins.has(id)) continue;
       this.#remove(id);
