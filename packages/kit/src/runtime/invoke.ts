@@ -116,8 +116,8 @@ function releaseWhenSettled(runtime: Runtime, toolName: string, work: PromiseLik
     clearTimeout(timer);
     release();
   };
+  // Cleared when the work settles first, so it fires only for a handler still running.
   const timer = setTimeout(() => {
-    if (released) return;
     runtime.toolLog(toolName).warn("a cancelled call's handler still runs; its call slot is given back", { graceMs });
     settle();
   }, graceMs);
