@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, letterWithNewWords, sampleLetter, sampleReport } from "./fixtures/documents.js";
 import { encodePng, gradientPng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
-import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, pdfWords, qpdfCheck } from "./support/poppler.js";
+import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, pdfWords, qpdfCheck, qpdfObjects } from "./support/poppler.js";
 
 // create_pdf_document end to end: the production entrypoint behind the orchestrator double, every file
 // checked with poppler and qpdf rather than with the libraries that wrote it.
@@ -345,6 +345,21 @@ describe("blocks", () => {
     const entries = layout.flatMap((page) => [...page.matchAll(/^\s*Chapter (\d+)\s+(\d+)\s*$/gm)].map((m) => [Number(m[1]), Number(m[2])] as const));
     expect(entries.map(([c]) => c)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
     for (const [chapter, page] of entries) expect(plain[page - 1], `chapter ${chapter}`).toContain(`Body of chapter ${chapter}.`);
+  });
+
+  it("keeps the named destinations of a contents list in the order of their bytes, as a viewer's lookup expects", async () => {
+    const sections = Array.from({ length: 12 }, (_, s) => ({ heading: `Chapter ${s + 1}`, content: ["x"] }));
+    const { bytes } = await create({ title: "Twelve chapters", table_of_contents: true, sections });
+    const trees = Object.values(qpdfObjects(bytes)).flatMap(({ value }) => {
+      const dests = (value as { "/Dests"?: { "/Names"?: unknown[] } } | undefined)?.["/Dests"];
+      return dests?.["/Names"] ? [dests["/Names"]] : [];
+    });
+    expect(trees).toHaveLength(1);
+    const keys = trees[0]!.filter((_, i) => i % 2 === 0);
+    expect(keys).toHaveLength(12);
+    // section-10 before section-2: PDF 32000-1 (7.9.6) sorts a name tree's keys by their bytes.
+    expect(keys).toEqual(keys.map(String).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    expect(keys.slice(0, 4)).toEqual(["u:section-1", "u:section-10", "u:section-11", "u:section-12"]);
   });
 
   it.each([

@@ -91,6 +91,16 @@ export function qpdfCheck(pdf: Uint8Array): { ok: boolean; output: string } {
   });
 }
 
+/** A PDF's objects as qpdf reads them (its JSON version 2: `{ "obj:1 0 R": { value } }`, strings as `u:...`). */
+export function qpdfObjects(pdf: Uint8Array): Record<string, { value?: unknown }> {
+  return withFile(pdf, (path) => {
+    const json = JSON.parse(execFileSync("qpdf", ["--json=2", "--json-key=qpdf", path], { encoding: "utf8", maxBuffer: 64 << 20 })) as {
+      qpdf: [unknown, Record<string, { value?: unknown }>];
+    };
+    return json.qpdf[1];
+  });
+}
+
 /** Encrypts a PDF with qpdf (user password "secret", or the one given: "" opens without one), for the refusal tests. */
 export function encryptPdf(pdf: Uint8Array, userPassword = "secret"): Buffer {
   return withFile(pdf, (path, dir) => {
