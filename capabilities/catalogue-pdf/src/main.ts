@@ -1,6 +1,6 @@
 // Production entrypoint (the Dockerfile's CMD and the package's start script).
 import { setFlagsFromString } from "node:v8";
-import { keepSourcesOneByte } from "./one-byte-sources.js";
+import { keepSourcesOneByte } from "@selu-catalogue/kit/one-byte-sources";
 import { skipUnusedImports } from "./skip-unused-imports.js";
 
 // Before anything imports pdfkit: a static import would resolve pdfkit's imports before this runs.
