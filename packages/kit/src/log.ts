@@ -1,3 +1,4 @@
+import { formatIsoTime } from "./format.js";
 import type { SecretMask } from "./secrets/secret-mask.js";
 
 /** Severity of a log record; records below the logger's level are dropped before formatting. */
@@ -35,7 +36,7 @@ export function createJsonLogger(options: JsonLoggerOptions = {}, base: LogField
   const write = options.write ?? writeStdout;
   const emit = (level: LogLevel, msg: string, fields?: LogFields) => {
     if (ORDER[level] < min) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...base, ...fields });
+    const line = JSON.stringify({ time: formatIsoTime(Date.now()), level, msg, ...base, ...fields });
     const pattern = options.mask?.pattern();
     write(`${pattern ? line.replace(pattern, "[redacted]") : line}\n`);
   };

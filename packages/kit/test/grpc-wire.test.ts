@@ -72,6 +72,13 @@ describe("answers", () => {
     expect(res.trailers).toMatchObject({ "grpc-status": "0" });
   });
 
+  it("sends no Date header, which gRPC has no use for, on answers, trailers-only answers and HTTP refusals", async () => {
+    const answered = await rawCall(served.session, INVOKE_PATH, [frame(invokeBytes("echo", { text: "hi" }))]);
+    const unknown = await rawCall(served.session, `/${CAPABILITY_SERVICE_NAME}/Nope`, [frame(Buffer.alloc(0))]);
+    const refused = await rawCall(served.session, INVOKE_PATH, [Buffer.from("{}")], { "content-type": "application/json" });
+    for (const res of [answered, unknown, refused]) expect(res.headers).not.toHaveProperty("date");
+  });
+
   it("answers an unknown method with UNIMPLEMENTED, trailers only", async () => {
     const res = await rawCall(served.session, `/${CAPABILITY_SERVICE_NAME}/Nope`, [frame(Buffer.alloc(0))]);
     expect(res.trailers).toBeUndefined();

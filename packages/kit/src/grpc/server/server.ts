@@ -1,7 +1,7 @@
 import http2, { type Http2Server, type Http2Session, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { StreamAdmission } from "./admission.js";
-import { answerTrailersOnly, Call, stopInbound } from "./call.js";
+import { answerTrailersOnly, Call, NO_DATE, stopInbound } from "./call.js";
 import { dispatch, type AnyHandler } from "./dispatch.js";
 import { Status } from "./status.js";
 import { ResetBudget } from "./reset-budget.js";
@@ -138,7 +138,7 @@ export class GrpcServer {
     if (headers[":method"] !== "POST" || typeof contentType !== "string" || !contentType.startsWith("application/grpc")) {
       // Not a gRPC request: an HTTP status, as grpc-js answered (PROTOCOL-HTTP2.md asks for 415).
       const status = headers[":method"] !== "POST" ? http2.constants.HTTP_STATUS_METHOD_NOT_ALLOWED : http2.constants.HTTP_STATUS_UNSUPPORTED_MEDIA_TYPE;
-      stream.respond({ ":status": status }, { endStream: true });
+      stream.respond({ ":status": status }, { endStream: true, ...NO_DATE });
       stopInbound(stream);
       return;
     }
