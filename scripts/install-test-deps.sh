@@ -6,6 +6,7 @@
 #   libharfbuzz-bin  hb-shape, an independent HarfBuzz build the pdf tests check shaping against
 #   dovecot-imapd  a real IMAP server for the email tests
 #   zip, unzip     Info-ZIP, an independent ZIP writer and checker for the file-manager tests
+#   libxml2-utils  xmllint, an independent XML checker for the pdf tests (its XMP metadata)
 set -euo pipefail
-packages=(bubblewrap poppler-utils qpdf libharfbuzz-bin dovecot-imapd zip unzip)
+packages=(bubblewrap poppler-utils qpdf libharfbuzz-bin dovecot-imapd zip unzip libxml2-utils)
 exec bash "$(dirname "${BASH_SOURCE[0]}")/apt-ensure.sh" install-test-deps "${packages[@]}"

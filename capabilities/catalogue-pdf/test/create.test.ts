@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { figuresTable, letterWithNewWords, sampleLetter, sampleReport } from "./fixtures/documents.js";
 import { encodePng, gradientPng } from "./fixtures/png.js";
 import { capabilityDir, startPdf, type PdfHarness } from "./support/harness.js";
-import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, pdfWords, qpdfCheck, qpdfObjects } from "./support/poppler.js";
+import { flat, pageJpeg, pagePng, pdfFonts, pdfImagePixels, pdfImages, pdfInfo, pdfPageTexts, pdfText, pdfWords, qpdfCheck, qpdfObjects, xmlCheck, xmpMetadata } from "./support/poppler.js";
 
 // create_pdf_document end to end: the production entrypoint behind the orchestrator double, every file
 // checked with poppler and qpdf rather than with the libraries that wrote it.
@@ -54,6 +54,20 @@ describe("a sample report", () => {
       Encrypted: "no",
     });
     expect(info["Page size"]).toContain("(A4)");
+  });
+
+  it("writes the metadata into well-formed XMP, markup characters escaped, as readers of XMP need", async () => {
+    const title = "R&D <draft> Q3";
+    const { bytes } = await create({ title, author: "Smith & Jones", subject: "A > B", keywords: ["x<y", "a&b"], creation_date: "2026-11-23T09:00:00Z", sections: [{ heading: "H", content: ["x"] }] });
+    const xmp = xmpMetadata(bytes);
+    const check = xmlCheck(xmp);
+    expect(check.ok, check.output).toBe(true);
+    expect(xmp).toContain('<rdf:li xml:lang="x-default">R&amp;D &lt;draft&gt; Q3</rdf:li>');
+    expect(xmp).toContain("<rdf:li>Smith &amp; Jones</rdf:li>");
+    expect(xmp).toContain("<pdf:Keywords>x&lt;y, a&amp;b</pdf:Keywords>");
+    expect(xmp).toContain("<xmp:CreateDate>2026-11-23T09:00:00Z</xmp:CreateDate>");
+    // The document information dictionary keeps the text as it is.
+    expect(pdfInfo(bytes)).toMatchObject({ Title: title, Author: "Smith & Jones", Subject: "A > B" });
   });
 
   it("embeds every font it uses (DejaVu)", () => {

@@ -22,6 +22,7 @@ import type { Doc } from "./doc.js";
 import { writePageFurniture } from "./page-furniture.js";
 import { startTags, tagsOf } from "./tags.js";
 import { inReadingOrder } from "./struct-element.js";
+import { escapeXmpInfo } from "./xmp-info.js";
 
 export interface RenderOptions {
   pageSize: "A4" | "Letter";
@@ -77,6 +78,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
       Producer: "PDFKit",
     },
   });
+  escapeXmpInfo(doc);
   // Before batchWrites, which wraps the first page's writing in turn.
   leanObjects(doc);
   registerFaces(doc);

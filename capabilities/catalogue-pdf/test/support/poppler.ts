@@ -54,6 +54,17 @@ export function pdfInfo(pdf: Uint8Array): Record<string, string> {
   });
 }
 
+/** The PDF's XMP metadata packet, as `pdfinfo -meta` prints it. */
+export function xmpMetadata(pdf: Uint8Array): string {
+  return withFile(pdf, (path) => execFileSync("pdfinfo", ["-meta", path], { encoding: "utf8" }));
+}
+
+/** Whether `xml` is well-formed, by libxml2's xmllint (another reader than ours), with its complaint if not. */
+export function xmlCheck(xml: string): { ok: boolean; output: string } {
+  const res = spawnSync("xmllint", ["--noout", "-"], { input: xml, encoding: "utf8" });
+  return { ok: res.status === 0, output: `${res.stdout}${res.stderr}` };
+}
+
 /** The images (type "image") and their soft masks (type "smask") in the PDF, as pdfimages -list reports them. */
 export function pdfImages(pdf: Uint8Array): { page: number; width: number; height: number; type: string; enc: string }[] {
   return withFile(pdf, (path) => {
