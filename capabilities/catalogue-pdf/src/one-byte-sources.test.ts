@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 
 // The packages pdf leaves outside its bundle, which the production entrypoint has loaded through the kit's
 // hook (keepSourcesOneByte, tested in the kit): each holds characters outside ASCII that would make V8 keep
-// its source at two bytes a character. The end-to-end tests run that entrypoint, so these still work so loaded.
+// its source at two bytes a character. The end-to-end tests run that entrypoint: they show the packages work
+// loaded that way.
 const require = createRequire(import.meta.url);
 const PACKAGES = {
   pdfkit: require.resolve("pdfkit").replace(/pdfkit\.js$/, "pdfkit.node.mjs"),
