@@ -17,7 +17,7 @@ describe("IdleMemory", () => {
 
   it("collects once the process has been quiet for quietMs, once per stretch of work", async () => {
     let collections = 0;
-    idle = new IdleMemory(() => true, { quietMs: 30, laterQuietMs: 30, collect: () => collections++ });
+    idle = new IdleMemory(() => true, { quietMs: 30, laterQuietMs: 30, laterMinGrowthBytes: 0, collect: () => collections++ });
     idle.quiet();
     await sleep(15);
     expect(collections).toBe(0);
@@ -32,7 +32,7 @@ describe("IdleMemory", () => {
 
   it("gives memory back again only after laterQuietMs, as each time costs the next call its optimised code", async () => {
     let collections = 0;
-    idle = new IdleMemory(() => true, { quietMs: 20, laterQuietMs: 150, collect: () => collections++ });
+    idle = new IdleMemory(() => true, { quietMs: 20, laterQuietMs: 150, laterMinGrowthBytes: 0, collect: () => collections++ });
     idle.quiet();
     await sleep(50);
     expect(collections).toBe(1);
@@ -44,6 +44,27 @@ describe("IdleMemory", () => {
     expect(collections).toBe(1);
     await sleep(100);
     expect(collections).toBe(2);
+  });
+
+  it("gives memory back again only when the heap grew by laterMinGrowthBytes since the last time", async () => {
+    let heap = 50;
+    const collected: number[] = [];
+    idle = new IdleMemory(() => true, { quietMs: 20, laterQuietMs: 20, laterMinGrowthBytes: 8, heapBytes: () => heap, collect: () => collected.push(heap) });
+    idle.quiet();
+    await sleep(50);
+    expect(collected).toEqual([50]); // the first time, whatever the heap
+    heap = 57; // light work: 7 more than after the last collection
+    idle.quiet();
+    await sleep(50);
+    expect(collected).toEqual([50]);
+    heap = 58; // more work: the growth is measured from the last collection, not the last skip
+    idle.quiet();
+    await sleep(50);
+    expect(collected).toEqual([50, 58]);
+    heap = 62;
+    idle.quiet();
+    await sleep(50);
+    expect(collected).toEqual([50, 58]);
   });
 
   it("waits quietMs from the last work, not the first", async () => {

@@ -1,4 +1,4 @@
-import { setFlagsFromString } from "node:v8";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /**
@@ -20,7 +20,11 @@ import { runInNewContext } from "node:vm";
  * core (a call arriving meanwhile waits that long at most), and the call after it pays to optimise its code
  * again (any full collection clears what optimised code holds weakly): pdf's letter after 4 s idle took
  * 9.6-9.9 ms with it and 7.2-7.6 without, the kit bench's echo 2.3 times the CPU. So past the first, it
- * waits for a quiet longer than the calls of a model's turn are apart.
+ * waits for a quiet longer than the calls of a model's turn are apart, and it runs only when V8's heap has
+ * grown by `laterMinGrowthBytes` since the last one: a shared capability used now and then meets that quiet
+ * before nearly every call, and after light work there is little to give back (pdf, letters 35 s apart:
+ * each collection gave back 1.8 MiB and cost the next letter 6 ms, 18.5 ms against 12.7), while after
+ * heavy work (reports) there is much.
  */
 export interface IdleMemoryOptions {
   /** How long the process stays quiet before the young generation is collected (default 100 ms). */
@@ -33,6 +37,10 @@ export interface IdleMemoryOptions {
   laterQuietMs?: number;
   /** What gives memory back (default: V8's memory-reducing collection; `noCollection` for none). */
   collect?: () => void;
+  /** How much V8's heap must have grown since the last time for memory to be given back again (default 8 MiB). */
+  laterMinGrowthBytes?: number;
+  /** The size the growth is measured on (default: V8's heap, the memory it holds in RAM). */
+  heapBytes?: () => number;
 }
 
 export class IdleMemory {
@@ -53,6 +61,10 @@ export class IdleMemory {
   #tidied = true;
   /** Whether memory was given back once already (later times wait `laterQuietMs`). */
   #collected = false;
+  readonly #laterMinGrowthBytes: number;
+  readonly #heapBytes: () => number;
+  /** The heap's size right after memory was last given back. */
+  #heapAfterCollect = 0;
   #stopped = false;
 
   constructor(isQuiet: () => boolean, options: IdleMemoryOptions = {}) {
@@ -60,6 +72,8 @@ export class IdleMemory {
     this.#quietMs = options.quietMs ?? 2_000;
     this.#laterQuietMs = options.laterQuietMs ?? 30_000;
     this.#collect = options.collect ?? reducingCollection;
+    this.#laterMinGrowthBytes = options.laterMinGrowthBytes ?? 8 * 1024 * 1024;
+    this.#heapBytes = options.heapBytes ?? heapInRam;
     this.#tidyMs = options.tidyMs ?? 100;
     // A tidy no sooner than the full collection would only come before it: that one empties the young generation too.
     this.#tidy = this.#tidyMs < this.#quietMs ? (options.tidy ?? youngCollection) : noCollection;
@@ -101,10 +115,16 @@ export class IdleMemory {
       this.#tidied = true;
       this.#tidy();
     }
-    if (this.#collect !== noCollection && this.#later(this.#collectAfterMs - quietFor)) return;
+    if (this.#collect === noCollection) {
+      this.#worked = false;
+      return;
+    }
+    if (this.#later(this.#collectAfterMs - quietFor)) return;
     this.#worked = false;
+    if (this.#collected && this.#heapBytes() - this.#heapAfterCollect < this.#laterMinGrowthBytes) return;
     this.#collected = true;
     this.#collect();
+    this.#heapAfterCollect = this.#heapBytes();
   };
 
   /** The quiet wanted before memory is given back this time. */
@@ -123,6 +143,11 @@ export class IdleMemory {
     this.#due = performance.now() + wait;
     this.#timer = setTimeout(this.#fire, Math.ceil(wait)).unref();
   }
+}
+
+/** V8's heap as it sits in RAM (its pages' resident bytes). */
+function heapInRam(): number {
+  return getHeapStatistics().total_physical_size;
 }
 
 type ExposedGc = (options: { type: "major" | "minor"; execution: "sync"; flavor?: "last-resort" }) => void;

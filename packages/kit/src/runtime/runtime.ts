@@ -16,7 +16,7 @@ export interface RuntimeOptions {
   logWrite?: (line: string) => void;
   egress?: EgressSettings;
   now?: () => number;
-  /** When and how the process tidies up and gives memory back once quiet (see IdleMemory: the young generation after 100 ms, V8's memory-reducing collection after 2 s the first time, 30 s later on). */
+  /** When and how the process tidies up and gives memory back once quiet (see IdleMemory: the young generation after 100 ms, V8's memory-reducing collection after 2 s the first time, after 30 s later on once the heap grew by 8 MiB). */
   idleMemory?: IdleMemoryOptions;
 }
 
