@@ -211,10 +211,10 @@ export class ArtifactStore {
       for (const [id, item] of this.#items) {
         if (this.#heldBytes <= goal) return;
         if (this.#pins.has(id)) continue;
-        const rank = this.#evictionRank(id, item, now);
-        if (rank > pass) continue;
+        // Ranks 2 and 3 only: what is expired or used and not pinned went in the two loops above.
+        if (this.#evictionRank(id, item, now) > pass) continue;
         this.#remove(id);
-        if (rank > 0) this.#remember(id);
+        this.#remember(id);
       }
     }
   }
