@@ -39,3 +39,10 @@ export function formatIsoTime(time: Date | number): string {
   const ms = date.getUTCMilliseconds();
   return `${String(date.getUTCFullYear()).padStart(4, "0")}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}.${ms < 10 ? "00" : ms < 100 ? "0" : ""}${ms}Z`;
 }
+
+/** The first `n` UTF-16 units of `text`, less the first half of a surrogate pair cut in two. */
+export function sliceWhole(text: string, n: number): string {
+  if (text.length <= n) return text;
+  const code = text.charCodeAt(n - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+}

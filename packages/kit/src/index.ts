@@ -6,7 +6,7 @@ export { tool } from "./tool.js";
 export { attachments } from "./artifacts/attachments.js";
 export { displayName, toolDisplayNames, wordCasing } from "./display-name.js";
 export { ToolError, errorMessage, isAbortError } from "./errors.js";
-export { formatBytes, formatCount, formatIsoTime } from "./format.js";
+export { formatBytes, formatCount, formatIsoTime, sliceWhole } from "./format.js";
 export { ownMemory } from "./own-memory.js";
 export { MAX_RESULT_BYTES, cutToJsonBytes, itemsWithin, jsonBytes, shortenString } from "./limits/result-bound.js";
 export { silentLogger } from "./log.js";

@@ -39,7 +39,9 @@ export interface ToolSpec<I extends InputSchema, R extends ToolResult, C extends
    * Rewrites, in place, what models commonly write for this tool's arguments in a shape the schema does
    * not take (another name for a block type, a key), into the schema's own; true when it changed
    * anything. Called only after a failed parse, then the arguments are parsed again: a valid call pays
-   * nothing, and the schema models see stays the one source of truth.
+   * nothing, and the schema models see stays the one source of truth. What it finds no meaning for that
+   * the schema can't word (a row's key matching no column) it refuses with a ToolError naming the field
+   * (`sections[0].content[1].rows[0]: …`), which the call reports as an argument error.
    */
   repair?: (args: Record<string, unknown>) => boolean;
   run(args: z.output<I>, ctx: ToolContext<C>): ToolOutput<R>;

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { sliceWhole } from "./format.js";
 
 /** Renders a zod issue path as people write it: `sections[2].rows[0]`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -49,8 +50,16 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   if (issue.code === "invalid_type" && /received undefined$/.test(issue.message)) {
     return `is required (expected ${issue.expected})`;
   }
-  if (issue.code === "unrecognized_keys") {
-    return `unknown ${issue.keys.length === 1 ? "key" : "keys"} ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`;
-  }
+  if (issue.code === "unrecognized_keys") return unknownKeys(issue.keys);
   return issue.message.replace(/^Invalid input: /, "");
+}
+
+/** Unknown keys named shortly: a model's paragraph written as a key, or 20,000 of them, are echoed in part. */
+const MAX_KEYS_SHOWN = 5;
+const MAX_KEY_CHARS = 40;
+
+function unknownKeys(keys: readonly string[]): string {
+  const shown = keys.slice(0, MAX_KEYS_SHOWN).map((k) => JSON.stringify(k.length > MAX_KEY_CHARS ? `${sliceWhole(k, MAX_KEY_CHARS)}…` : k));
+  if (keys.length > MAX_KEYS_SHOWN) shown.push(`and ${keys.length - MAX_KEYS_SHOWN} more`);
+  return `unknown ${keys.length === 1 ? "key" : "keys"} ${shown.join(", ")}`;
 }

@@ -1,5 +1,5 @@
 import { ToolError } from "../errors.js";
-import { formatCount } from "../format.js";
+import { formatCount, sliceWhole } from "../format.js";
 
 // A tool's result (tool.ts's ToolResult), spelt out here so tool.ts can import FitResult without a cycle.
 type ToolResult = Record<string, unknown>;
@@ -87,6 +87,5 @@ export function cutToJsonBytes(text: string, max: number): string {
     if (size(text.slice(0, mid)) <= max) low = mid;
     else high = mid - 1;
   }
-  const code = text.charCodeAt(low - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? low - 1 : low);
+  return sliceWhole(text, low);
 }

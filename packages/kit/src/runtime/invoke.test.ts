@@ -8,7 +8,8 @@ import { defineCapability } from "../capability.js";
 import { ToolError } from "../errors.js";
 import { silentLogger, type LogFields, type Logger } from "../log.js";
 import { tool } from "../tool.js";
-import { invokeTool, type InvokeInput } from "./invoke.js";
+import { MAX_RESULT_BYTES } from "../limits/result-bound.js";
+import { invokeTool, MAX_ERROR_CHARS, type InvokeInput } from "./invoke.js";
 import { Runtime } from "./runtime.js";
 
 const seen = { started: 0, aborted: undefined as boolean | undefined, repairs: 0 };
@@ -62,6 +63,14 @@ const capability = defineCapability({
       policy: "allow",
       run: (args) => args,
     }),
+    quotes: tool({
+      description: "refuses its text, quoting it whole",
+      input: z.object({ text: z.string() }),
+      policy: "allow",
+      run: ({ text }) => {
+        throw new ToolError(`cannot use ${text}`);
+      },
+    }),
     repairs: tool({
       description: "echoes a block, taking `figure` for an image and `Picture` in another case",
       input: z.object({ block: z.discriminatedUnion("type", [z.object({ type: z.literal("image"), caption: z.string().optional() }).strict(), z.object({ type: z.literal("page_break") }).strict()]) }),
@@ -69,6 +78,7 @@ const capability = defineCapability({
       repair: (args) => {
         seen.repairs++;
         const block = args.block as { type?: unknown };
+        if (block?.type === "chart") throw new ToolError("block.type: a chart is not drawn here; give an image of it");
         if (block?.type !== "figure" && block?.type !== "Figure") return false;
         block.type = block.type === "figure" ? "image" : "Image";
         return true;
@@ -125,7 +135,26 @@ describe("one async call path", () => {
     expect(await invokeTool(runtime, input("repairs", { block: { type: "figure", caption: "c" } }))).toEqual({ ok: true, resultJson: Buffer.from('{"block":{"type":"image","caption":"c"}}') });
     // Repaired into another case, then read in the schema's: both fixes in one call.
     expect(await invokeTool(runtime, input("repairs", { block: { type: "Figure" } }))).toEqual({ ok: true, resultJson: Buffer.from('{"block":{"type":"image"}}') });
-    expect(await invokeTool(runtime, input("repairs", { block: { type: "chart" } }))).toEqual({ ok: false, error: expect.stringMatching(/^invalid arguments for repairs: block\.type: /) });
+    expect(await invokeTool(runtime, input("repairs", { block: { type: "diagram" } }))).toEqual({ ok: false, error: expect.stringMatching(/^invalid arguments for repairs: block\.type: /) });
+    // What the repair refuses is an argument error like the schema's, in the repair's words.
+    expect(await invokeTool(runtime, input("repairs", { block: { type: "chart" } }))).toEqual({
+      ok: false,
+      error: "invalid arguments for repairs: block.type: a chart is not drawn here; give an image of it",
+    });
+  });
+
+  it("keeps errors short whatever they quote: unknown keys in part, any error at MAX_ERROR_CHARS", async () => {
+    const runtime = new Runtime(capability, { logger: silentLogger });
+    const keys = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`key${i}`, i]));
+    const many = await invokeTool(runtime, input("sync", { n: 1, ...keys }));
+    expect(many).toEqual({ ok: false, error: 'invalid arguments for sync: (arguments): unknown keys "key0", "key1", "key2", "key3", "key4", and 1995 more (the tool takes: n)' });
+    const long = await invokeTool(runtime, input("sync", { n: 1, [`a${"😀".repeat(50_000)}`]: 1 }));
+    expect(long).toEqual({ ok: false, error: `invalid arguments for sync: (arguments): unknown key "a${"😀".repeat(19)}…" (the tool takes: n)` });
+    const quoting = await invokeTool(runtime, input("quotes", { text: "€".repeat(100_000) }));
+    expect(quoting.ok).toBe(false);
+    const error = (quoting as { error: string }).error;
+    expect(error).toBe(`cannot use ${"€".repeat(MAX_ERROR_CHARS - 11)}… (error shortened)`);
+    expect(Buffer.byteLength(error)).toBeLessThan(MAX_RESULT_BYTES / 3);
   });
 
   it("hands every handler a live signal linked to the caller's and to shutdown, and detaches it after", async () => {

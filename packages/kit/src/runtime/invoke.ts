@@ -10,6 +10,7 @@ import { serializeWithin } from "../limits/result-bound.js";
 import type { ToolDefinition, ToolResult } from "../tool.js";
 import type { ToolContext } from "../tool-context.js";
 import { formatIssues } from "../validation.js";
+import { sliceWhole } from "../format.js";
 import { createToolContext } from "./call-context.js";
 import { readCredentials } from "./credentials.js";
 import type { CancelHook } from "./linked-signal.js";
@@ -137,12 +138,25 @@ function succeed(runtime: Runtime, toolName: string, resultJson: Buffer, started
 
 // Every call is one info line for operators: tool, duration, outcome kind. The error's message may quote
 // argument values (an address, a file name): only debug logs carry it.
-function fail(runtime: Runtime, toolName: string, started: number, outcome: OutcomeKind, error: string): InvokeOutcome {
+function fail(runtime: Runtime, toolName: string, started: number, outcome: OutcomeKind, whole: string): InvokeOutcome {
+  const error = bounded(whole);
   if (runtime.logsCalls) {
     const fields = { tool: toolName, ms: elapsed(started), outcome };
     runtime.log.info("tool call", runtime.debug ? { ...fields, error } : fields);
   }
   return { ok: false, error };
+}
+
+/**
+ * The most of an error sent, in UTF-16 units (at most 3 bytes each in UTF-8, a surrogate pair 4). Selu
+ * shows an error to the model as a tool result, whose bound a longer one would meet (contract section 2:
+ * cut, or its turn panics); none of the kit's errors comes near, but a tool's may quote what it was given.
+ */
+export const MAX_ERROR_CHARS = 4_000;
+
+/** `error` within {@link MAX_ERROR_CHARS}, marked when cut. */
+function bounded(error: string): string {
+  return error.length <= MAX_ERROR_CHARS ? error : `${sliceWhole(error, MAX_ERROR_CHARS)}… (error shortened)`;
 }
 
 const EMPTY_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -173,6 +187,16 @@ function readCallCredentials(runtime: Runtime, def: ToolDefinition, config: Read
   return credentials;
 }
 
+/** The tool's repair of `raw` (true when it changed anything); a ToolError it throws is an argument error. */
+function repaired(def: ToolDefinition, raw: Record<string, unknown>, toolName: string): boolean {
+  try {
+    return def.repair?.(raw) ?? false;
+  } catch (err) {
+    if (err instanceof ToolError && !(err instanceof ArgumentsError)) throw new ArgumentsError(`invalid arguments for ${toolName}: ${err.message}`);
+    throw err;
+  }
+}
+
 function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): unknown {
   // Size and structure before parsing (issue 10 item 1): JSON.parse of a small deep or wide text is costly.
   const shape = checkJsonBounds(input.argsJson, argsBounds(def, runtime.capability.limits), "args_json", input.toolName);
@@ -185,7 +209,7 @@ function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): u
   // What the tool knows models write in another shape, then an option in another case ("a4",
   // "Landscape"), are taken as meant: refused, an argument can end the user's turn. Again after a fix: a
   // union's branch, once its discriminator is fixed, reports its own options.
-  let changed = def.repair?.(raw) ?? false;
+  let changed = repaired(def, raw, input.toolName);
   for (let round = 0; round < 3; round++) {
     changed = fixOptionCase(parsed.error.issues, raw) || changed;
     if (!changed) break;
