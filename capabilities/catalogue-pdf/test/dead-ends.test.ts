@@ -203,6 +203,40 @@ describe("content as meant", () => {
     expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: "" }))).artifact as { filename: string }).filename).toBe("t.pdf");
   });
 
+  it("puts a row object's values under the columns their keys name in other words, and refuses keys it can't place", async () => {
+    const table = (columns: unknown[], rows: unknown[]) => doc([{ type: "table", columns, rows }]);
+    // Selu sorts keys, so "growth" comes before "revenue": placed by their words, not their order.
+    const named = await pdf.ok(
+      "create_pdf_document",
+      table(
+        ["Name", "Revenue (EUR)", "Growth %"],
+        [
+          { name: "Alpha", revenue: "100", growth: "5%" },
+          { NAME: "Beta", revenue_eur: 1, rate: "2%" },
+        ],
+      ),
+    );
+    expect(pdfText(pdf.bytes(named), { layout: true })).toMatch(/Name\s+Revenue \(EUR\)\s+Growth %\s+Alpha\s+100\s+5%\s+Beta\s+1\s+2%\n/);
+    const unplaced = await pdf.fails("create_pdf_document", table(["Product", "Qty", "Price"], [["Tea", 2, 4], { item: "Tea", quantity: 2, cost: 4 }]));
+    expect(unplaced).toBe(
+      `${INVALID}sections[0].content[0].rows[1]: keys "cost", "item", "quantity" match no column ("Product", "Qty", "Price"); ` +
+        "key each row by the column headers, or give it as a list of cells in the columns' order",
+    );
+    expect(await pdf.fails("create_pdf_document", table(["A", "B"], [{ Zeta: "z", Alpha: "a" }]))).toMatch(/rows\[0\]: keys "Alpha", "Zeta" match no column \("A", "B"\)/);
+  });
+
+  it("reads a byte order mark (U+FEFF) in pasted text as nothing: words keep their order, a heading line stays a heading", async () => {
+    const content = ["\ufeff# Pasted heading\nGreen \ufeffapple pie.", { type: "table", columns: ["\ufeffName"], rows: [["Ann \ufeffLee"]] }];
+    const result = await pdf.ok("create_pdf_document", doc(content, { title: "\ufeffQuarterly Report 2026", footer: "\ufeffConfidential" }));
+    const text = pdfText(pdf.bytes(result));
+    expect(text).toContain("Quarterly Report 2026");
+    expect(text).toMatch(/^Pasted heading$/m);
+    expect(text).toContain("Green apple pie.");
+    expect(text).toMatch(/Name\s+Ann Lee/);
+    expect(text).toContain("Confidential");
+    expect(text).not.toContain("\ufeff");
+  });
+
   it("renders 100 KB of pasted text across pages", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
     const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");

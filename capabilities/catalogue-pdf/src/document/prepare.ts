@@ -94,11 +94,11 @@ function given(text: string | undefined): text is string {
 
 /** A section's content as blocks, each with the field it came from; paragraphs as they are meant ({@link paragraphBlocks}). */
 function contentBlocks(content: string | ContentItem[], field: string): [MarkdownBlock, string][] {
-  if (typeof content === "string") return paragraphBlocks(lineBreaks(content), field).map((block) => [block, field]);
+  if (typeof content === "string") return paragraphBlocks(pasted(content), field).map((block) => [block, field]);
   return content.flatMap((item, b): [MarkdownBlock, string][] => {
     const at = `${field}[${b}]`;
-    if (typeof item === "string") return paragraphBlocks(lineBreaks(item), at).map((block) => [block, at]);
-    if (item.type === "paragraph") return paragraphBlocks(lineBreaks(item.text), `${at}.text`).map((block) => [block, at]);
+    if (typeof item === "string") return paragraphBlocks(pasted(item), at).map((block) => [block, at]);
+    if (item.type === "paragraph") return paragraphBlocks(pasted(item.text), `${at}.text`).map((block) => [block, at]);
     return [[item, at]];
   });
 }
@@ -312,19 +312,23 @@ class Preparer {
 /** Where a text is in the arguments, as in `sections[0].content[1].text`, or a function that names it. */
 type Field = string | (() => string);
 
-/** NFC (so decomposed diacritics meet the fonts' precomposed glyphs) and Unix line ends. */
+/** NFC (so decomposed diacritics meet the fonts' precomposed glyphs), then {@link pasted}. */
 function normalise(text: string): string {
-  return lineBreaks(text.normalize("NFC"));
+  return pasted(text.normalize("NFC"));
 }
 
 /**
- * Line breaks as `\n`: pasted text (pdftotext's output, a word processor's) may break lines, pages and
- * paragraphs with CR LF, form feeds and Unicode's separators, read as the line break or blank line they
- * stand for. Before a paragraph is read for markdown blocks too, which go by lines.
+ * Pasted text as it is meant. Line breaks as `\n`: pasted text (pdftotext's output, a word processor's)
+ * may break lines, pages and paragraphs with CR LF, form feeds and Unicode's separators, read as the line
+ * break or blank line they stand for. No U+FEFF: the byte order mark a pasted file or CSV export starts
+ * with, invisible, yet white space to JavaScript's `\s` (a heading line starting with one was no heading)
+ * and once read as a right-to-left letter (the word after it came out backwards). Before a paragraph is
+ * read for markdown blocks too, which go by lines.
  */
-function lineBreaks(text: string): string {
-  return /[\r\f\v\u2028\u2029]/.test(text)
+function pasted(text: string): string {
+  return /[\r\f\v\u2028\u2029\uFEFF]/.test(text)
     ? text
+        .replaceAll("\uFEFF", "")
         .replace(/\r\n?/g, "\n")
         .replace(/[\f\u2029]/g, "\n\n")
         .replace(/[\v\u2028]/g, "\n")

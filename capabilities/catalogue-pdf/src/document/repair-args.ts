@@ -1,3 +1,5 @@
+import { ToolError, sliceWhole } from "@selu-catalogue/kit";
+
 // What models write for create_pdf_document's blocks in another shape than the schema's: block types
 // from other document models (a `heading`, a `bullet_list`, a `divider`) and other names for a block's
 // keys (a table's `headers`, an image's `src`). In Selu an argument error can end the user's turn (issue
@@ -16,9 +18,9 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
   for (const key of ["language", "creation_date"]) changed = dropBlank(args, key) || changed;
   const { sections } = args;
   if (!Array.isArray(sections)) return changed;
-  for (const section of sections) {
+  for (const [s, section] of sections.entries()) {
     if (!isBlock(section) || !Array.isArray(section.content)) continue;
-    for (const item of section.content) if (isBlock(item)) changed = repairBlock(item) || changed;
+    for (const [b, item] of section.content.entries()) if (isBlock(item)) changed = repairBlock(item, `sections[${s}].content[${b}]`) || changed;
   }
   return changed;
 }
@@ -48,8 +50,8 @@ function dropBlank(args: Record<string, unknown>, key: string): boolean {
   return true;
 }
 
-/** One block: its type by another name first, then its keys by other names, then its values' shapes. */
-function repairBlock(block: Block): boolean {
+/** One block (at `field`): its type by another name first, then its keys by other names, then its values' shapes. */
+function repairBlock(block: Block, field: string): boolean {
   const as = typeof block.type === "string" ? TYPES.get(loose(block.type)) : undefined;
   if (as) {
     block.type = as.type;
@@ -67,21 +69,59 @@ function repairBlock(block: Block): boolean {
     changed = true;
   }
   if (block.type === "list" && Array.isArray(block.items)) changed = numbersAsText(block.items) || changed;
-  if (block.type === "table" && Array.isArray(block.rows)) changed = repairRows(block) || changed;
+  if (block.type === "table" && Array.isArray(block.rows)) changed = repairRows(block, field) || changed;
   return changed;
 }
 
-/** A row object's values as cells, under `headers` (see {@link repairRows}). */
-function cellsOf(row: Block, headers: readonly (string | undefined)[]): unknown[] {
-  const cells = new Array<unknown>(headers.length);
-  const rest: unknown[] = [];
+/**
+ * A row object's values as cells under `headers` (see {@link repairRows}): each key under the header of
+ * the same words, else the one header it starts or ends with ("revenue" for "Revenue (EUR)"), and one
+ * key left over into the one column left. Selu sorts an object's keys, so their order means nothing:
+ * keys left over otherwise are refused, naming them and the columns, never put in a column by guess.
+ */
+function cellsOf(row: Block, headers: readonly (string | undefined)[], field: string): unknown[] {
+  const cells: unknown[] = Array.from({ length: headers.length });
+  const headerWords = headers.map((h) => (h === undefined ? undefined : words(h)));
+  const rest: [string, unknown][] = [];
   for (const [key, value] of Object.entries(row)) {
-    const c = headers.findIndex((h) => h !== undefined && loose(h) === loose(key));
-    if (c >= 0 && cells[c] === undefined) cells[c] = value;
-    else rest.push(value);
+    const c = columnOf(words(key), headerWords, cells);
+    if (c >= 0) cells[c] = value;
+    else rest.push([key, value]);
   }
-  for (let c = 0; c < cells.length && rest.length > 0; c++) if (cells[c] === undefined) cells[c] = rest.shift();
-  return [...Array.from(cells, (cell) => cell ?? ""), ...rest];
+  const open = cells.flatMap((cell, c) => (cell === undefined && headers[c] !== undefined ? [c] : []));
+  if (rest.length === 1 && open.length === 1) cells[open[0]!] = rest.pop()![1];
+  else if (rest.length > 0 && headers.some((h) => h !== undefined)) {
+    const keys = rest.map(([key]) => JSON.stringify(key.length > 40 ? `${sliceWhole(key, 40)}…` : key));
+    const named = headers.filter((h) => h !== undefined).map((h) => JSON.stringify(h));
+    throw new ToolError(
+      `${field}: ${keys.length === 1 ? "key" : "keys"} ${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ` and ${keys.length - 5} more` : ""} ` +
+        `${keys.length === 1 ? "matches" : "match"} no column (${named.join(", ")}); key each row by the column headers, or give it as a list of cells in the columns' order`,
+    );
+  }
+  return [...Array.from(cells, (cell) => cell ?? ""), ...rest.map(([, value]) => value)];
+}
+
+/** A column name's words, lowercase: "Unit price", "unit_price" and "unitPrice" are the same three. */
+function words(name: string): string[] {
+  return name
+    .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/** The free column whose header has `key`'s words, else the only one starting with them or they start with; -1 for none. */
+function columnOf(key: readonly string[], headers: readonly (readonly string[] | undefined)[], cells: readonly unknown[]): number {
+  if (key.length === 0) return -1;
+  const free = (c: number) => headers[c] !== undefined && cells[c] === undefined;
+  const same = headers.findIndex((h, c) => free(c) && h!.length === key.length && startsWith(h!, key));
+  if (same >= 0) return same;
+  const near = headers.flatMap((h, c) => (free(c) && (startsWith(h!, key) || startsWith(key, h!)) ? [c] : []));
+  return near.length === 1 ? near[0]! : -1;
+}
+
+function startsWith(whole: readonly string[], start: readonly string[]): boolean {
+  return start.length > 0 && start.length <= whole.length && start.every((word, i) => whole[i] === word);
 }
 
 /** List items given as numbers (years, amounts) as their text, nested items too; true when changed. */
@@ -98,17 +138,15 @@ function numbersAsText(items: unknown[]): boolean {
 
 /**
  * A table's rows written as objects keyed by column (`{"Name": "Ada", "Score": 3}`) as arrays in the
- * columns' order: each value under the header its key names, the others in the columns left, in their
- * order (more of them than columns leaves the row too long, and refused as such); a null cell as an empty
- * one.
+ * columns' order ({@link cellsOf}); a null cell as an empty one. `field` names the table.
  */
-function repairRows(table: Block): boolean {
+function repairRows(table: Block, field: string): boolean {
   const rows = table.rows as unknown[];
   const headers = Array.isArray(table.columns) ? table.columns.map((c) => (typeof c === "string" ? c : isBlock(c) && typeof c.header === "string" ? c.header : undefined)) : [];
   let changed = false;
   for (const [r, row] of rows.entries()) {
     if (isBlock(row)) {
-      rows[r] = cellsOf(row, headers);
+      rows[r] = cellsOf(row, headers, `${field}.rows[${r}]`);
       changed = true;
     }
     const cells = rows[r];

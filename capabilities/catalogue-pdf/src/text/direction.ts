@@ -5,9 +5,9 @@
 // a run holding one is shaped right to left, and HarfBuzz then returns its glyphs in visual order. Not
 // their digits, number signs and separators, which the Unicode Bidirectional Algorithm sets left to right
 // (Arabic-Indic ١٩٨٥ and Persian ۱۴۰۲ read as written), nor their marks, which follow their letter.
-const RTL = /[[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]--[\p{Nd}\p{M}\u0600-\u0605\u0609\u060A\u060C\u066A-\u066C\u06DD\u08E2\u{10E60}-\u{10E7E}]]/v;
+const RTL = /[[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]--[\p{Nd}\p{M}\u0600-\u0605\u0609\u060A\u060C\u066A-\u066C\u06DD\u08E2\u{10E60}-\u{10E7E}]]/v;
 // Left-to-right letters: every letter outside those blocks (Adlam's, U+1E900…, are right-to-left).
-const LTR = /[\p{L}--[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]]/v;
+const LTR = /[\p{L}--[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFC\u{10800}-\u{10FFF}\u{1E800}-\u{1EFFF}]]/v;
 
 /** Whether `text` has a right-to-left letter. */
 export function hasRightToLeft(text: string): boolean {

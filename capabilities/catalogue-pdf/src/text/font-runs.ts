@@ -84,7 +84,7 @@ export function faceFont(face: FontKey): Omit<FontRun, "text"> {
 }
 
 // Scripts DejaVu has glyphs for but no shaping of the quality Noto's fonts have (Hebrew, Arabic, Lao): Noto sets them.
-const NOTO_FIRST = /[\u0590-\u08FF\u0E80-\u0EFF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+const NOTO_FIRST = /[\u0590-\u08FF\u0E80-\u0EFF\uFB1D-\uFDFF\uFE70-\uFEFC]/u;
 
 /**
  * Whether all of `text` is set in the face itself (the common case, checked cheaply): Latin, Greek, Cyrillic and general punctuation the face has (a
