@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "./fixtures/png.js";
 import { startPdf, type PdfHarness } from "./support/harness.js";
 import { pdfImages, pdfPageTexts, pdfWords } from "./support/poppler.js";
+import { pageGrey } from "./support/reference-image.js";
 
 // Issue 17 item 3, layout details, measured in the output with poppler (pdftotext -bbox, pdfimages).
 let pdf: PdfHarness;
@@ -179,5 +180,46 @@ describe("line breaks", () => {
     expect(await lines(`${words} ${filler}`)).toEqual([`${words} ${filler}`]);
     // The line feed after it was measured as a box a letter and a half wide, and the word went down a line.
     expect(await lines(`${words} ${filler}\nNext line`)).toEqual([`${words} ${filler}`, "Next line"]);
+  });
+});
+
+describe("text in other scripts among Latin", () => {
+  it("spaces a Latin paragraph as usual but for the line holding an Arabic word", async () => {
+    const latin = "The quarterly review covers revenue, costs and the outlook for the coming year, with notes from each team. ".repeat(4);
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", doc([`Pure ${latin}`, `Mixed ${latin}The word سلام means peace. ${latin}`])));
+    const words = pdfWords(bytes);
+    // Each paragraph's line tops, from its first word to the next paragraph's.
+    const tops = (from: string, to?: string) => {
+      const start = words.findIndex((w) => w.text === from);
+      const end = to ? words.findIndex((w) => w.text === to) : words.length;
+      return [...new Set(words.slice(start, end).map((w) => Math.round(w.yMin)))].sort((a, b) => a - b);
+    };
+    const gaps = (ys: number[]) => ys.slice(1).map((y, i) => y - ys[i]!);
+    const pure = gaps(tops("Pure", "Mixed"));
+    const mixed = gaps(tops("Mixed"));
+    expect(new Set(pure).size).toBeLessThanOrEqual(2); // rounding
+    const pitch = pure[0]!;
+    // The line with the Arabic word is taller, and the one before it ends as usual; every other line keeps the pitch.
+    expect(mixed.filter((gap) => Math.abs(gap - pitch) > 1).length).toBeLessThanOrEqual(2);
+    expect(mixed.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it("sizes a code block's box to its lines when they are Arabic or Chinese, so nothing after it is drawn over them", async () => {
+    const arabic = Array.from({ length: 6 }, (_, i) => `مرحبا بالعالم ${i}`).join("\n");
+    const chinese = Array.from({ length: 6 }, (_, i) => `print('你好世界${i}')`).join("\n");
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", doc([{ type: "code", text: arabic }, "First after.", { type: "code", text: chinese }, "Second after."])));
+    const words = pdfWords(bytes);
+    const page = pageGrey(bytes);
+    for (const [last, after] of [
+      ["5", "First"],
+      ["你好世界5", "Second"],
+    ] as const) {
+      const lastLine = words.filter((w) => w.text.includes(last) && w.yMax < words.find((a) => a.text === after)!.yMin + 20);
+      const below = Math.max(...lastLine.map((w) => w.yMax));
+      // The paragraph after the block starts below its last line, and the box's tint goes on under that line.
+      expect(words.find((w) => w.text === after)!.yMin).toBeGreaterThan(below + 4);
+      expect(page.pixels[Math.ceil(below + 2) * page.width + STYLE_MARGIN + 3]).toBeLessThan(250);
+      expect(page.pixels[Math.ceil(below + 2) * page.width + STYLE_MARGIN + 3]).toBeGreaterThan(200);
+    }
   });
 });

@@ -352,6 +352,20 @@ describe("right-to-left documents", () => {
     expect(words.filter((w) => w.word === "2" && w.x < 100)).toHaveLength(2);
   });
 
+  it("sets a paragraph the way most of its letters run, not its first word's: a Hebrew sentence opening with a brand name, an English one with an Arabic word", async () => {
+    const hebrew = "Google הודיעה היום על מוצר חדש בשם Gemini שיהיה זמין בישראל בקרוב.";
+    const english = "مرحبا means hello in Arabic, and Ahlan welcome.";
+    const arabic = "Apple هي شركة أمريكية متعددة الجنسيات مقرها في Cupertino كاليفورنيا.";
+    const inHebrew = leftEdges(pdf.bytes(await pdf.ok("create_pdf_document", { title: "t", language: "he", sections: [{ heading: "מבוא", content: [hebrew] }] })));
+    // Right to left: its first word at the right margin, a later Latin word to its left.
+    expect(inHebrew.get("Google")!).toBeGreaterThan(inHebrew.get("Gemini")!);
+    expect(inHebrew.get("Google")!).toBeGreaterThan(400);
+    const inEnglish = leftEdges(pdf.bytes(await pdf.ok("create_pdf_document", { title: "t", sections: [{ heading: "Intro", content: [english, arabic] }] })));
+    expect(inEnglish.get("means")!).toBeLessThan(inEnglish.get("Ahlan")!);
+    expect(inEnglish.get("means")!).toBeLessThan(150);
+    expect(inEnglish.get("Apple")!).toBeGreaterThan(inEnglish.get("Cupertino")!);
+  });
+
   it("leaves a document in a left-to-right language as it is, whatever its letters", async () => {
     const result = await pdf.ok("create_pdf_document", { title: "تقرير", language: "en", sections: [{ heading: "قسم", content: [{ type: "list", items: ["بند Item"] }] }] });
     const x = leftEdges(pdf.bytes(result));

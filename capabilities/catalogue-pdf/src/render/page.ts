@@ -1,5 +1,5 @@
 import type { Run } from "../document/inline.js";
-import { needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
+import { bidiHeight, needsOwnLayout, writeBidi, type BidiStyle } from "../text/bidi-paragraph.js";
 import { textOf, useFont } from "../text/doc-text.js";
 import { type StructElement, tagsOf } from "./tags.js";
 import { faceFont, type FontRun, fontRuns, inOneFace } from "../text/font-runs.js";
@@ -168,6 +168,11 @@ export const sizeOf = (run: Run, options: Pick<RunsOptions, "size" | "codeSize">
 function ascentOf(size: number): number {
   const font = fonts().regular;
   return (font.ascent / font.unitsPerEm) * size;
+}
+
+/** The height {@link writeRuns} takes for `runs` where it lays them out itself (bidi-paragraph.ts), else undefined. */
+export function ownLayoutHeight(doc: Doc, runs: readonly Run[], options: RunsOptions): number | undefined {
+  return needsOwnLayout(doc, runs) ? bidiHeight(doc, runs, bidiStyle(options)) : undefined;
 }
 
 function bidiStyle(options: RunsOptions): BidiStyle {

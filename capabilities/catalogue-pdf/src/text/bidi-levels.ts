@@ -13,6 +13,28 @@ export function embeddingLevels(text: string, direction: "ltr" | "rtl" | "auto")
   return bidi.getEmbeddingLevels(SURROGATE.test(text) ? withStandIns(text) : text, direction);
 }
 
+type Direction = "ltr" | "rtl" | "auto";
+
+/**
+ * The embedding levels of `text` whose paragraphs (its lines: a line feed ends a bidi paragraph) may each
+ * take their own base direction, `directionOf(paragraph)`.
+ */
+export function levelsByParagraph(text: string, directionOf: (paragraph: string) => Direction): EmbeddingLevels {
+  const paragraphs = text.split(/(?<=\n)/);
+  const directions = paragraphs.map(directionOf);
+  if (directions.every((d) => d === directions[0])) return embeddingLevels(text, directions[0]!);
+  const levels = new Uint8Array(text.length);
+  const found: EmbeddingLevels["paragraphs"] = [];
+  let at = 0;
+  paragraphs.forEach((paragraph, i) => {
+    const own = embeddingLevels(paragraph, directions[i]!);
+    levels.set(own.levels.subarray(0, paragraph.length), at);
+    for (const p of own.paragraphs) found.push({ start: p.start + at, end: p.end + at, level: p.level });
+    at += paragraph.length;
+  });
+  return { levels, paragraphs: found };
+}
+
 function withStandIns(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {

@@ -5,11 +5,11 @@ import type { Doc } from "../render/doc.js";
 import { textOf, useFont } from "./doc-text.js";
 import { tagsOf } from "../render/tags.js";
 import { fontRuns, inOneFace, type FontRun } from "./font-runs.js";
-import { hasRightToLeft } from "./direction.js";
+import { hasRightToLeft, paragraphDirection } from "./direction.js";
 import { clusters, hasUnspacedScript, lineBreaks } from "./line-breaks.js";
 import { RIGHT_TO_LEFT } from "./shaping.js";
 import { reordered } from "./visual-order.js";
-import { embeddingLevels } from "./bidi-levels.js";
+import { embeddingLevels, levelsByParagraph } from "./bidi-levels.js";
 import { isRegularWeight } from "./fallback-fonts.js";
 
 const STRONG = /\p{L}/u;
@@ -49,21 +49,31 @@ interface Laid {
   text: string;
   levels: EmbeddingLevels;
   pieces: Piece[];
-  lines: { start: number; end: number }[];
-  lineHeight: number;
+  lines: Line[];
+}
+
+/** A line of a paragraph: text[start, end), how tall, and how far its baseline is below its top. */
+interface Line {
+  start: number;
+  end: number;
+  height: number;
+  ascent: number;
 }
 
 /**
  * Lays out a paragraph by the Unicode Bidirectional Algorithm (UAX #9, bidi-js) and breaks its lines
  * where UAX #14 allows (the linebreak package pdfkit uses too: between ideographs, never before closing
- * punctuation) and between the words of Thai and its kin (text/line-breaks.ts). A paragraph takes the
- * direction of its first strong character (UAX #9, P2), and one with none (numbers, punctuation) the
- * document's.
+ * punctuation) and between the words of Thai and its kin (text/line-breaks.ts). A paragraph (each line
+ * of one) takes the direction most of its letters run in, by far, else the document's (direction.ts,
+ * paragraphDirection); code, its first strong character's.
  */
 function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
   const text = runsText(runs) || " ";
   const context = textOf(doc);
-  const levels = embeddingLevels(text, STRONG.test(text) ? "auto" : context.rtl ? "rtl" : "ltr");
+  const tie = context.rtl ? "rtl" : "ltr";
+  // Code keeps UAX #9's first strong character: a line of code with a string in Arabic runs left to right.
+  const code = runs.length > 0 && runs.every((r) => r.code);
+  const levels = code ? embeddingLevels(text, STRONG.test(text) ? "auto" : tie) : levelsByParagraph(text, (paragraph) => paragraphDirection(paragraph, tie));
   const pieces: Piece[] = [];
   let at = 0;
   for (const run of runs) {
@@ -83,15 +93,41 @@ function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
     const run = runs[0] ?? { text: " ", bold: false, italic: false, code: false };
     pieces.push({ ...fontRuns(" ", fontKeyFor(run))[0]!, start: 0, end: 1, run, size: style.sizeOf(run) });
   }
-  let lineHeight = 0;
-  const measured = new Set<string>();
-  for (const piece of pieces) {
+  return { text, levels, pieces, lines: measuredLines(doc, pieces, breakLines(doc, text, pieces, style.width)) };
+}
+
+/**
+ * Each line as tall as the fonts it holds: a Latin paragraph with one Arabic or Thai word keeps its own
+ * spacing but on that word's line (the paragraph once took the tallest font's line height throughout,
+ * and looked double-spaced for one word). The baseline sits at the body font's ascent, lower on a line
+ * whose font reaches higher (its marks), so nothing meets the line above.
+ */
+function measuredLines(doc: Doc, pieces: readonly Piece[], lines: readonly { start: number; end: number }[]): Line[] {
+  const body = fonts().regular;
+  const bodyAscent = (body.ascent / body.unitsPerEm) * Math.max(...pieces.map((p) => p.size));
+  const metrics = new Map<string, { height: number; ascent: number }>();
+  const metricsOf = (piece: Piece) => {
     const key = `${piece.name}@${piece.size}`;
-    if (measured.has(key)) continue;
-    measured.add(key);
-    lineHeight = Math.max(lineHeight, useFont(doc, piece, piece.size).currentLineHeight(true));
-  }
-  return { text, levels, pieces, lines: breakLines(doc, text, pieces, style.width), lineHeight };
+    let found = metrics.get(key);
+    if (!found) {
+      found = { height: useFont(doc, piece, piece.size).currentLineHeight(true), ascent: (piece.font.ascent / piece.font.unitsPerEm) * piece.size };
+      metrics.set(key, found);
+    }
+    return found;
+  };
+  let first = 0;
+  return lines.map(({ start, end }) => {
+    while (first < pieces.length - 1 && pieces[first]!.end <= start) first++;
+    let ascent = bodyAscent;
+    let below = 0;
+    // A blank line (its spaces trimmed) is as tall as the piece it starts in.
+    for (let i = first; i < pieces.length && (i === first || pieces[i]!.start < end); i++) {
+      const m = metricsOf(pieces[i]!);
+      ascent = Math.max(ascent, m.ascent);
+      below = Math.max(below, m.height - m.ascent);
+    }
+    return { start, end, height: ascent + below, ascent };
+  });
 }
 
 function breakLines(doc: Doc, text: string, pieces: readonly Piece[], width: number): { start: number; end: number }[] {
@@ -162,8 +198,7 @@ function measure(doc: Doc, pieces: readonly Piece[], text: string, from: number,
 
 /** The height {@link writeBidi} will take. */
 export function bidiHeight(doc: Doc, runs: readonly Run[], style: BidiStyle): number {
-  const laid = layout(doc, runs, style);
-  return laid.lines.length * (laid.lineHeight + style.lineGap);
+  return layout(doc, runs, style).lines.reduce((sum, line) => sum + line.height + style.lineGap, 0);
 }
 
 /**
@@ -175,11 +210,11 @@ export function bidiHeight(doc: Doc, runs: readonly Run[], style: BidiStyle): nu
 export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: BidiStyle, first: PDFKit.Mixins.TextOptions = {}): void {
   const laid = layout(doc, runs, style);
   const { text, levels, pieces } = laid;
-  const ascent = (fonts().regular.ascent / fonts().regular.unitsPerEm) * Math.max(...pieces.map((p) => p.size));
   let y = doc.y;
   let extra: PDFKit.Mixins.TextOptions = first;
   for (const line of laid.lines) {
-    if (y + laid.lineHeight > doc.page.height - doc.page.margins.bottom && y > doc.page.margins.top + 0.5) {
+    const { ascent } = line;
+    if (y + line.height > doc.page.height - doc.page.margins.bottom && y > doc.page.margins.top + 0.5) {
       // As pdfkit's wrapper goes on to a page: the marked content open here is closed on this page and
       // opened again on the next, so the rest of the paragraph stays tagged.
       (doc as unknown as { continueOnNewPage(): void }).continueOnNewPage();
@@ -230,7 +265,7 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
       if (piece.run.link) rule(doc, start, at, y + ascent + piece.size * 0.15, 0.5, style.colorOf(piece.run));
       if (piece.run.strike) rule(doc, start, at, y + ascent - piece.size * 0.35, piece.size < 10 ? 0.5 : Math.floor(piece.size / 10), style.colorOf(piece.run));
     });
-    y += laid.lineHeight + style.lineGap;
+    y += line.height + style.lineGap;
   }
   doc.x = x;
   doc.y = y;

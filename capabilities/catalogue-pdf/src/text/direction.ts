@@ -24,6 +24,19 @@ export function mostlyRightToLeft(texts: readonly string[]): boolean {
   return balance > 0;
 }
 
+/**
+ * A paragraph's base direction: the one its letters run in when more than twice as many run that way as
+ * the other, else the document's (`near`). Not UAX #9's first strong character (P2): a Hebrew sentence
+ * that opens with a brand name ("Google הודיעה…") or an Arabic heading that opens with a flag is still
+ * right to left, an English one that opens with an Arabic word left to right, and a short item with a
+ * word of each ("بند Item") goes the document's way (UAX #9 lets a higher-level protocol decide, HL1).
+ */
+export function paragraphDirection(text: string, near: "ltr" | "rtl"): "ltr" | "rtl" {
+  const rtl = text.match(RTL_ALL)?.length ?? 0;
+  const ltr = text.match(LTR_ALL)?.length ?? 0;
+  return rtl > 2 * ltr ? "rtl" : ltr > 2 * rtl ? "ltr" : near;
+}
+
 /** "rtl" when the first strong character of `text` is right-to-left. */
 export function directionOf(text: string): "ltr" | "rtl" {
   const rtl = RTL.exec(text)?.index ?? -1;

@@ -1,6 +1,6 @@
 import { type Run, runsText } from "../../document/inline.js";
 import { rightToLeft } from "../../text/doc-text.js";
-import { area, currentPage, ensureSpace, runOf, type RunsOptions, STYLE, writeRuns } from "../page.js";
+import { area, currentPage, ensureSpace, ownLayoutHeight, runOf, type RunsOptions, STYLE, writeRuns } from "../page.js";
 import { needsOwnLayout } from "../../text/bidi-paragraph.js";
 import { runsHeight, setRuns } from "../set-runs.js";
 import type { Doc } from "../doc.js";
@@ -120,27 +120,32 @@ export async function renderCode(doc: Doc, text: string, language: string | unde
   const columns = Math.max(1, Math.floor(inner / doc.widthOfString("M")));
   const lineHeight = doc.currentLineHeight(true) + 1;
   const lines = text.split("\n").flatMap((line) => cutAt(line, columns));
+  const options: RunsOptions = { x: left + CODE_PAD, width: inner + 1, size: STYLE.code, codeSize: STYLE.code, codeColor: STYLE.text, lineGap: 1 };
+  // A line in another script is set in its own font, taller than the monospaced one and, for Chinese or
+  // Japanese, twice as wide (so it may wrap): each such line is measured, and the box is as tall as its lines.
+  const heights = lines.map((line) => ownLayoutHeight(doc, [runOf(line || " ", "mono")], options) ?? lineHeight);
   const tags = tagsOf(doc);
   if (language) {
-    ensureSpace(doc, 12 + lineHeight + 2 * CODE_PAD);
+    ensureSpace(doc, 12 + heights[0]! + 2 * CODE_PAD);
     tags.leaf("P", () => writeRuns(doc, [runOf(language, "regular")], { x: left, width, size: STYLE.small, color: STYLE.muted }));
     doc.y += 1;
   }
   tags.open("Code");
   for (let i = 0; i < lines.length; ) {
     if (i > 0) await pause();
-    ensureSpace(doc, lineHeight + 2 * CODE_PAD);
-    const fit = Math.max(1, Math.floor((area(doc).bottom - doc.y - 2 * CODE_PAD) / lineHeight));
-    const chunk = lines.slice(i, i + fit);
+    ensureSpace(doc, heights[i]! + 2 * CODE_PAD);
+    const room = area(doc).bottom - doc.y - 2 * CODE_PAD;
+    let end = i + 1;
+    let linesHeight = heights[i]!;
+    while (end < lines.length && linesHeight + heights[end]! <= room) linesHeight += heights[end++]!;
+    const chunk = lines.slice(i, end);
     const boxTop = doc.y;
-    const boxHeight = chunk.length * lineHeight + 2 * CODE_PAD;
+    const boxHeight = linesHeight + 2 * CODE_PAD;
     tags.artifact(() => doc.save().rect(left, boxTop, width, boxHeight).fill(STYLE.fill).restore());
     doc.y = boxTop + CODE_PAD;
-    tags.content(() =>
-      writeRuns(doc, [runOf(chunk.map((l) => l || " ").join("\n"), "mono")], { x: left + CODE_PAD, width: inner + 1, size: STYLE.code, codeSize: STYLE.code, codeColor: STYLE.text, lineGap: 1 }),
-    );
+    tags.content(() => writeRuns(doc, [runOf(chunk.map((l) => l || " ").join("\n"), "mono")], options));
     doc.y = boxTop + boxHeight;
-    i += chunk.length;
+    i = end;
   }
   tags.close();
   doc.y += STYLE.paragraphGap;
