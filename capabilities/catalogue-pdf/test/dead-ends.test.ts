@@ -237,6 +237,24 @@ describe("content as meant", () => {
     expect(text).not.toContain("\ufeff");
   });
 
+  it("draws a list's markers once when its items carry their own, and takes a bullet list of numbered items as numbered", async () => {
+    const content = [
+      { type: "list", ordered: true, items: ["1. First", "2. Second", { text: "3) Third", items: ["- nested"] }] },
+      { type: "list", items: ["- a", "• b", "* c"] },
+      { type: "list", items: ["4. Four", "5. Five"] },
+      { type: "list", items: ["- kept", "no marker"] },
+    ];
+    const text = pdfText(pdf.bytes(await pdf.ok("create_pdf_document", doc(content))), { layout: true });
+    expect(text).toMatch(/1\.\s+First\s+2\.\s+Second\s+3\.\s+Third\s+a\.\s+- nested\s+•\s+a\s+•\s+b\s+•\s+c\s+4\.\s+Four\s+5\.\s+Five\s+•\s+- kept\s+•\s+no marker/);
+  });
+
+  it("takes a file name given as a path by its last part", async () => {
+    for (const filename of ["/tmp/reports/q3.pdf", "C:\\Users\\me\\q3.docx", "reports/q3"]) {
+      expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename }))).artifact as { filename: string }).filename, filename).toBe("q3.pdf");
+    }
+    expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: `${"n".repeat(150)}.pdf` }))).artifact as { filename: string }).filename).toBe(`${"n".repeat(150)}.pdf`);
+  });
+
   it("renders 100 KB of pasted text across pages", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
     const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");

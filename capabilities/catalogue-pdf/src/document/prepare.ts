@@ -79,6 +79,27 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
   return doc;
 }
 
+const itemText = (item: ListItem): string => (typeof item === "string" ? item : item.text);
+
+const BULLET = /^[ \t]*[-*+•◦▪–][ \t]+(?=\S)/;
+const NUMBER = /^[ \t]*(\d{1,4})[.)][ \t]+(?=\S)/;
+
+/**
+ * Items that all begin with a marker of their own, as a model writes them into a list block ("1. First",
+ * "2) Second"; "- a", "• b"): their texts without it, so the list's marker is not drawn twice. Numbers
+ * count on by one (from `start`); numbered items in a bullet list make it a numbered one (unless
+ * `keepOrdered`: a nested level follows its list). Undefined when not every item has one.
+ */
+function ownMarkers(texts: readonly string[], ordered: boolean, keepOrdered = false): { texts: string[]; ordered: boolean; start: number } | undefined {
+  if (texts.length === 0) return undefined;
+  const numbers = texts.map((text) => NUMBER.exec(text));
+  if (numbers.every((m, i) => m && Number(m[1]) === Number(numbers[0]![1]) + i) && (ordered || !keepOrdered)) {
+    return { texts: texts.map((text, i) => text.slice(numbers[i]![0].length)), ordered: true, start: Number(numbers[0]![1]) };
+  }
+  if (!ordered && texts.every((text) => BULLET.test(text))) return { texts: texts.map((text) => text.replace(BULLET, "")), ordered: false, start: 1 };
+  return undefined;
+}
+
 /** A task list item's `[ ]` or `[x]` as the box it stands for: ☐ open, ☑ done. */
 function checkbox(text: string): string {
   const box = TASK.exec(text);
@@ -196,17 +217,21 @@ class Preparer {
         return { kind: "paragraph", runs: this.runs(block.text, `${field}.text`), ...("heading" in block ? { heading: true } : {}) };
       case "list": {
         let total = 0;
+        // Items that carry the markers the list will draw ("1. First", "- a") lose them, once.
+        const top = ownMarkers(block.items.map(itemText), block.ordered ?? false);
+        const ordered = top?.ordered ?? block.ordered ?? false;
         const items = (list: ListItem[], at: string, depth: number): PreparedListItem[] => {
           if (depth > L.maxListDepth) throw new ToolError(`${at}: lists nest at most ${L.maxListDepth} levels deep`);
+          const texts = depth === 1 ? (top?.texts ?? list.map(itemText)) : (ownMarkers(list.map(itemText), ordered, true)?.texts ?? list.map(itemText));
           return list.map((item, i) => {
             total += 1;
             if (total > L.maxListItems) throw new ToolError(`${field}.items: a list has at most ${L.maxListItems} items, nested ones included`);
             const here = `${at}[${i}]`;
-            if (typeof item === "string") return { runs: this.runs(checkbox(item), here), items: [] };
-            return { runs: this.runs(checkbox(item.text), `${here}.text`), items: items(item.items ?? [], `${here}.items`, depth + 1) };
+            if (typeof item === "string") return { runs: this.runs(checkbox(texts[i]!), here), items: [] };
+            return { runs: this.runs(checkbox(texts[i]!), `${here}.text`), items: items(item.items ?? [], `${here}.items`, depth + 1) };
           });
         };
-        return { kind: "list", ordered: block.ordered ?? false, start: block.start ?? 1, items: items(block.items, `${field}.items`, 1) };
+        return { kind: "list", ordered, start: block.start ?? top?.start ?? 1, items: items(block.items, `${field}.items`, 1) };
       }
       case "table": {
         const width = block.columns.length;

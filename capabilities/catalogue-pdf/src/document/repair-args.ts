@@ -26,15 +26,17 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
 }
 
 /**
- * `filename` given blank is left out; one without `.pdf` gets it (`report`, `Report.PDF`, `notes.docx`
- * → `notes.pdf`); true when changed.
+ * `filename` given blank is left out; a path is cut to its last part; one without `.pdf` gets it
+ * (`report`, `Report.PDF`, `notes.docx` → `notes.pdf`); true when changed.
  */
 export function repairFilename(args: Record<string, unknown>): boolean {
   if (dropBlank(args, "filename")) return true;
   if (typeof args.filename !== "string") return false;
+  // A path names the file at its end ("C:\Users\me\q3.pdf", "/tmp/q3.pdf"): there are no folders here.
   // Nothing else is changed: a name with a leading space or an invisible character is still refused. The
   // extension of the document the model had in mind (report.docx) gives way to .pdf.
-  const name = args.filename.replace(OTHER_DOCUMENT, "");
+  const name = (args.filename.split(/[\\/]/).findLast((part) => part.trim() !== "") ?? "").replace(OTHER_DOCUMENT, "");
+  if (name === "") return false;
   const fixed = /\.pdf$/i.test(name) ? `${name.slice(0, -4)}.pdf` : `${name}.pdf`;
   if (fixed === args.filename) return false;
   args.filename = fixed;

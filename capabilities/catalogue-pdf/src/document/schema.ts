@@ -148,7 +148,8 @@ const section = z
 // separators, characters Windows refuses in names, controls, or invisible and direction-changing format
 // characters (which can make a name read as another); no leading dot or space.
 const NOT_IN_NAME = '\\u0000-\\u001F\\u007F-\\u009F/\\\\:*?"<>|\\u061C\\u200B-\\u200F\\u2028-\\u202E\\u2060-\\u206F\\uFEFF';
-const PDF_FILENAME = new RegExp(`^[^${NOT_IN_NAME} .][^${NOT_IN_NAME}]{0,95}\\.pdf$`);
+// Up to 255 characters here, so that a name too long is refused for its length (in bytes, below).
+const PDF_FILENAME = new RegExp(`^[^${NOT_IN_NAME} .][^${NOT_IN_NAME}]{0,250}\\.pdf$`);
 
 // What the pattern can't say to every JSON Schema reader (no Unicode properties there): no invisible
 // characters at all (format, default-ignorable, lone surrogates, line and paragraph separators), no
