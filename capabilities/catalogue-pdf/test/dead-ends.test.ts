@@ -255,6 +255,23 @@ describe("content as meant", () => {
     expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: `${"n".repeat(150)}.pdf` }))).artifact as { filename: string }).filename).toBe(`${"n".repeat(150)}.pdf`);
   });
 
+  it("reads pasted terminal colour codes and other control characters as nothing, and mathematical letters as the letters they style", async () => {
+    const content = ["\u001b[31mError:\u001b[0m disk \u0000full\u0007 \u007f(code \u001b[1;32m0\u001b[m)", { type: "table", columns: ["Ｘ"], rows: [["𝑥 = 𝟐"]] }];
+    const text = pdfText(pdf.bytes(await pdf.ok("create_pdf_document", doc(content, { title: "𝐁𝐨𝐥𝐝 𝓡𝓮𝓹𝓸𝓻𝓽" }))));
+    expect(text).toContain("Bold Report");
+    expect(text).toContain("Error: disk full (code 0)");
+    expect(text).toMatch(/x ?= ?2/);
+  });
+
+  it("drops a markdown heading's # from titles and headings, reads common named HTML references, and keeps parentheses in a link's target", async () => {
+    const content = ["Q3 &mdash; up 5&nbsp;%&hellip; &copy; ACME&trade;, &euro;12 &rarr; &frac12; &unknown; [Rust](https://en.wikipedia.org/wiki/Rust_(programming_language))."];
+    const result = await pdf.ok("create_pdf_document", { title: "# Report", sections: [{ heading: "## 1. **Intro**", content }] });
+    const text = pdfText(pdf.bytes(result));
+    expect(text).toMatch(/^Report\n1\. Intro\n/);
+    // The no-break space copies out as a space.
+    expect(text).toContain("Q3 — up 5 %… © ACME™, €12 → ½ &unknown; Rust.");
+  });
+
   it("renders 100 KB of pasted text across pages", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
     const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");

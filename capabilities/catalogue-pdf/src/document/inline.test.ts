@@ -25,6 +25,15 @@ describe("parseInline", () => {
     ]);
   });
 
+  it("keeps parentheses in pairs inside a link's target, and ends it at the first one unpaired", () => {
+    expect(parseInline("See [Wiki](https://en.wikipedia.org/wiki/Rust_(programming_language)) for details.")).toEqual([
+      run("See "),
+      run("Wiki", { link: "https://en.wikipedia.org/wiki/Rust_(programming_language)" }),
+      run(" for details."),
+    ]);
+    expect(parseInline("([x](https://x.org/a))")).toEqual([run("("), run("x", { link: "https://x.org/a" }), run(")")]);
+  });
+
   it("gives text without markup as one run, and no text as no runs", () => {
     expect(parseInline("Plain text: (brackets) and ] alone, 3 < 4, snake_case_name")).toEqual([run("Plain text: (brackets) and ] alone, 3 < 4, snake_case_name")]);
     expect(parseInline("")).toEqual([]);
@@ -106,7 +115,8 @@ describe("parseInline", () => {
   it("reads <br> as a line break and entity references as their characters, keeping the rest as written", () => {
     expect(parseInline("a<br>b<BR/>c<br />d")).toEqual([run("a\nb\nc\nd")]);
     expect(parseInline("AT&amp;T &lt;b&gt; &quot;q&quot; &apos;s&apos; a&nbsp;b &#169; &#x20AC;")).toEqual([run(`AT&T <b> "q" 's' a\u00A0b © €`)]);
-    expect(parseInline("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")).toEqual([run("R&D, &copy; &#0; &#x1F; &#xD800; &#1114112; &amp")]);
+    expect(parseInline("R&D, &copy &#0; &#x1F; &#xD800; &#1114112; &amp &unknown;")).toEqual([run("R&D, &copy &#0; &#x1F; &#xD800; &#1114112; &amp &unknown;")]);
+    expect(parseInline("&copy; &mdash; &hellip; &euro; &rArr;")).toEqual([run("© — … € ⇒")]);
     expect(parseInline("`&amp; <br>`")).toEqual([run("&amp; <br>", { code: true })]);
     expect(parseInline("[a&amp;b](https://e.org/?a=1&amp;b=2)")).toEqual([run("a&b", { link: "https://e.org/?a=1&b=2" })]);
     // In a target only &amp; is read: no reference puts a space or control into a URL.

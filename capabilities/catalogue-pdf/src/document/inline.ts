@@ -15,7 +15,8 @@ export interface Run {
 // Bounded, and tried only where "](" follows within reach: an unbounded scan from every "[" is
 // quadratic (a 20,000-character run of "[" took most of a second).
 const LINK_TEXT_MAX = 500;
-const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/\\/|mailto:)[^\\s)]{1,2000})\\)`);
+// A target may hold parentheses in pairs, as markdown allows (Wikipedia's "Rust_(programming_language)").
+const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/\\/|mailto:)(?:[^\\s()]|\\([^\\s()]{0,2000}\\)){1,2000})\\)`);
 
 /**
  * Parses the inline markup of paragraphs, list items, quotes and cells: `**bold**`, `*italic*`,
@@ -23,7 +24,8 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
  * escape a character markup here uses (not every ASCII punctuation, as CommonMark would: `C:\Users\me\.ssh`
  * and `\d+\.\d+` stay as written). What models write of HTML in markdown is read too: `<br>` is a line
  * break (the only way to one in a markdown table's cell), and `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`,
- * `&nbsp;` and numeric references are their characters in text and link text (`&amp;` in link targets
+ * `&nbsp;`, the common named references of dashes, quotes and signs (`&mdash;`, `&hellip;`, `&copy;`,
+ * `&euro;`, … see NAMED) and numeric references are their characters in text and link text (`&amp;` in link targets
  * too), and `<b>`/`<strong>`, `<i>`/`<em>`, `<s>`/`<del>`/`<strike>`, `<code>` style their text where the
  * closing tag follows, not past code (`<u>`, `<sup>`, `<sub>`, `<mark>`, `<small>`, `<span>` are dropped,
  * their text kept). A marker without its closing partner is kept as text, so
@@ -204,8 +206,61 @@ const TAG_STYLES: Record<string, "bold" | "italic" | "strike" | "none"> = {
  * (`1\.`, a numbered item's escape), as paths and patterns have `\.` of their own.
  */
 const ESCAPABLE = /[\\*`[\]()_<>~&!#|+$-]/;
-const ENTITY = /^&(?:(amp|lt|gt|quot|apos|nbsp)|#(\d{1,7})|#[xX]([\da-fA-F]{1,6}));/;
-const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00A0" };
+// The named references HTML a model copies into text most often: markup, spaces, dashes, quotes, signs.
+const NAMED: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  apos: "'",
+  nbsp: "\u00A0",
+  ensp: "\u2002",
+  emsp: "\u2003",
+  thinsp: "\u2009",
+  ndash: "–",
+  mdash: "—",
+  hellip: "…",
+  lsquo: "‘",
+  rsquo: "’",
+  sbquo: "‚",
+  ldquo: "“",
+  rdquo: "”",
+  bdquo: "„",
+  laquo: "«",
+  raquo: "»",
+  bull: "•",
+  middot: "·",
+  copy: "©",
+  reg: "®",
+  trade: "™",
+  euro: "€",
+  pound: "£",
+  yen: "¥",
+  cent: "¢",
+  sect: "§",
+  para: "¶",
+  deg: "°",
+  plusmn: "±",
+  times: "×",
+  divide: "÷",
+  micro: "µ",
+  frac12: "½",
+  frac14: "¼",
+  frac34: "¾",
+  le: "≤",
+  ge: "≥",
+  ne: "≠",
+  asymp: "≈",
+  infin: "∞",
+  larr: "←",
+  rarr: "→",
+  uarr: "↑",
+  darr: "↓",
+  harr: "↔",
+  rArr: "⇒",
+  check: "✓",
+};
+const ENTITY = new RegExp(`^&(?:(${Object.keys(NAMED).join("|")})|#(\\d{1,7})|#[xX]([\\da-fA-F]{1,6}));`);
 
 const ENTITIES = new RegExp(ENTITY.source.slice(1), "g");
 

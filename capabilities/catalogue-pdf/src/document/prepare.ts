@@ -189,7 +189,8 @@ class Preparer {
   plain(text: string, field: string, faces: FontKey[]): string {
     // One line: a title, heading, header or footer is drawn (and a heading listed in the contents) as
     // one, so a line break in it (`<br>` included) is a space.
-    const normalised = plainText(normalise(text)).replace(/\s*\n\s*/g, " ");
+    // A markdown heading's `#`s are dropped as other markers are ("## 1. Intro").
+    const normalised = plainText(normalise(text).replace(/^[ \t]*#{1,6}[ \t]+/, "")).replace(/\s*\n\s*/g, " ");
     if (!/\S/.test(normalised)) throw new ToolError(`${field}: has no text once its markup is read (${JSON.stringify(text.slice(0, 40))}); write the words themselves`);
     this.count(normalised);
     for (const face of faces) this.#check(normalised, face, field);
@@ -347,15 +348,26 @@ function normalise(text: string): string {
  * may break lines, pages and paragraphs with CR LF, form feeds and Unicode's separators, read as the line
  * break or blank line they stand for. No U+FEFF: the byte order mark a pasted file or CSV export starts
  * with, invisible, yet white space to JavaScript's `\s` (a heading line starting with one was no heading)
- * and once read as a right-to-left letter (the word after it came out backwards). Before a paragraph is
+ * and once read as a right-to-left letter (the word after it came out backwards). No other control
+ * characters, nor the colour codes of pasted terminal output (`ESC[31m`): no font draws them, and one
+ * refused the whole document. Letters of Unicode's mathematical alphabets ("𝐁𝐨𝐥𝐝", "𝑥", the "fancy
+ * text" of social media) as the letters they are styled from, which the fonts have. Before a paragraph is
  * read for markdown blocks too, which go by lines.
  */
 function pasted(text: string): string {
-  return /[\r\f\v\u2028\u2029\uFEFF]/.test(text)
-    ? text
-        .replaceAll("\uFEFF", "")
-        .replace(/\r\n?/g, "\n")
-        .replace(/[\f\u2029]/g, "\n\n")
-        .replace(/[\v\u2028]/g, "\n")
-    : text;
+  if (!UNPASTED.test(text)) return text;
+  return text
+    .replace(TERMINAL_CODES, "")
+    .replace(CONTROLS, "")
+    .replace(MATH_LETTERS, (letter) => letter.normalize("NFKC"))
+    .replace(/\r\n?/g, "\n")
+    .replace(/[\f\u2029]/g, "\n\n")
+    .replace(/[\v\u2028]/g, "\n");
 }
+
+const UNPASTED = /[\0-\x08\v-\x1f\x7f-\x9f\u2028\u2029\uFEFF\u{1D400}-\u{1D7FF}]/u;
+// ECMA-48's control sequences (CSI): ESC [, parameters, intermediates, a final byte.
+const TERMINAL_CODES = /\x1b\[[0-?]*[ -/]*[@-~]/g;
+// C0 and C1 controls but tab, line feed, vertical tab, form feed and carriage return (read above), and U+FEFF.
+const CONTROLS = /[\0-\x08\x0e-\x1f\x7f-\x9f\uFEFF]/g;
+const MATH_LETTERS = /[\u{1D400}-\u{1D7FF}]/gu;
