@@ -249,7 +249,7 @@ describe("content as meant", () => {
   });
 
   it("takes a file name given as a path by its last part", async () => {
-    for (const filename of ["/tmp/reports/q3.pdf", "C:\\Users\\me\\q3.docx", "reports/q3"]) {
+    for (const filename of ["/tmp/reports/q3.pdf", "C:\\Users\\me\\q3.docx", "reports/q3", "../q3.pdf"]) {
       expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename }))).artifact as { filename: string }).filename, filename).toBe("q3.pdf");
     }
     expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename: `${"n".repeat(150)}.pdf` }))).artifact as { filename: string }).filename).toBe(`${"n".repeat(150)}.pdf`);

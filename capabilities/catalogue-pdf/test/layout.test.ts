@@ -223,3 +223,20 @@ describe("text in other scripts among Latin", () => {
     }
   });
 });
+
+describe("page furniture", () => {
+  it("sets a header or footer too long for one line on two, whole, the header's rule still under it", async () => {
+    const footer = "Confidential — prepared for the board of directors and the CFO only. Version 3.2 final draft. Do not distribute outside the finance team without approval.";
+    const header = "Quarterly Report 2026 — Northern Region Sales, Marketing and Operations Review for the Executive Committee, second edition";
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "T", header, footer, sections: [{ heading: "A", content: ["word ".repeat(1500)] }] }));
+    const second = pdfPageTexts(bytes)[1]!.replace(/\s+/g, " ");
+    expect(second).toContain(header);
+    expect(second).toContain(footer);
+    const words = pdfWords(bytes).filter((w) => w.page === 2);
+    const edition = words.find((w) => w.text === "edition")!;
+    const body = words.find((w) => w.text === "word")!;
+    // The header's second line still sits above the body's first line (and the rule between them).
+    expect(edition.yMax).toBeLessThan(body.yMin - 4);
+    expect(words.find((w) => w.text === "approval.")!.yMin).toBeGreaterThan(words.find((w) => w.text === "Confidential")!.yMin + 5);
+  });
+});

@@ -221,6 +221,17 @@ describe("bold text in a family without a bold weight", () => {
   });
 });
 
+describe("italic text in a font without an italic", () => {
+  it("slants Devanagari, Arabic and Chinese italic by 11°, and leaves Latin italic to DejaVu's own", async () => {
+    const content = async (text: string) => pageContent(pdf.bytes(await pdf.ok("create_pdf_document", { title: "t", sections: [{ heading: "h", content: [text] }] })));
+    // A skew of tan 11° in the text's transformation (pdfkit's oblique), once per slanted piece.
+    const slant = /\b1 0 -0\.19438 1 /g;
+    expect((await content("*इटैलिक हिन्दी* और सामान्य")).match(slant)?.length).toBeGreaterThanOrEqual(1);
+    expect((await content("*هذا مائل* و*中文斜体*")).match(slant)?.length).toBeGreaterThanOrEqual(2);
+    expect((await content("इटैलिक नहीं *Latin italic*")).match(slant)).toBeNull();
+  });
+});
+
 describe("text in several fonts is measured in each", () => {
   it("gives a table row and a quote of wrapped Chinese the height of all their lines", async () => {
     const long = "这是一个很长的中文说明，用来测试表格单元格中的自动换行是否正确。".repeat(4);

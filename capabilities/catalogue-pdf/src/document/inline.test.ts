@@ -34,6 +34,12 @@ describe("parseInline", () => {
     expect(parseInline("([x](https://x.org/a))")).toEqual([run("("), run("x", { link: "https://x.org/a" }), run(")")]);
   });
 
+  it("keeps markers that close nothing as text: none closes after a space", () => {
+    const unclosed = "**bold never closed and *italic never closed and `code";
+    expect(parseInline(unclosed)).toEqual([run(unclosed)]);
+    expect(parseInline("**a *b* c**")).toEqual([run("a ", { bold: true }), run("b", { bold: true, italic: true }), run(" c", { bold: true })]);
+  });
+
   it("gives text without markup as one run, and no text as no runs", () => {
     expect(parseInline("Plain text: (brackets) and ] alone, 3 < 4, snake_case_name")).toEqual([run("Plain text: (brackets) and ] alone, 3 < 4, snake_case_name")]);
     expect(parseInline("")).toEqual([]);

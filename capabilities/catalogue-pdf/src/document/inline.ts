@@ -140,7 +140,7 @@ export function parseInline(source: string): Run[] {
         }
       }
     }
-    if (unit === TILDE && source.charCodeAt(i + 1) === TILDE && (struckBy === TILDE || (struckBy === 0 && closes(source, i + 2, "~~")))) {
+    if (unit === TILDE && source.charCodeAt(i + 1) === TILDE && ((struckBy === TILDE && mayClose(source, i)) || (struckBy === 0 && closes(source, i + 2, "~~")))) {
       i = markup(i, 2);
       struckBy = struckBy === 0 ? TILDE : 0;
       continue;
@@ -159,12 +159,12 @@ export function parseInline(source: string): Run[] {
         continue;
       }
     }
-    if (unit === STAR && source.charCodeAt(i + 1) === STAR && (boldBy === STAR || (boldBy === 0 && closes(source, i + 2, "**")))) {
+    if (unit === STAR && source.charCodeAt(i + 1) === STAR && ((boldBy === STAR && mayClose(source, i)) || (boldBy === 0 && closes(source, i + 2, "**")))) {
       i = markup(i, 2);
       boldBy = boldBy === 0 ? STAR : 0;
       continue;
     }
-    if (unit === STAR && (italicBy === STAR || (italicBy === 0 && closes(source, i + 1, "*")))) {
+    if (unit === STAR && ((italicBy === STAR && mayClose(source, i)) || (italicBy === 0 && closes(source, i + 1, "*")))) {
       i = markup(i, 1);
       italicBy = italicBy === 0 ? STAR : 0;
       continue;
@@ -300,15 +300,22 @@ export function runsText(runs: readonly Run[]): string {
   return text;
 }
 
-// An opening marker counts only if a closing one follows and the marked text does not start with a space
-// ("2 * 3 * 4" stays as written).
+// An opening marker counts only if a closing one follows, and the marked text neither starts nor ends with
+// a space ("2 * 3 * 4" stays as written, and so does "**not closed and *this*": its "*" after a space
+// closes nothing).
 function closes(source: string, from: number, marker: string): boolean {
   if (from >= source.length || /\s/.test(source[from]!)) return false;
   let at = source.indexOf(marker, from);
-  // A single "*" must not match half of a "**".
-  while (marker === "*" && at !== -1 && source[at + 1] === "*") at = source.indexOf(marker, at + 2);
-  return at > from;
+  for (;;) {
+    // A single "*" must not match half of a "**".
+    if (marker === "*" && at !== -1 && source[at + 1] === "*") at = source.indexOf(marker, at + 2);
+    else if (at > from && /\s/.test(source[at - 1]!)) at = source.indexOf(marker, at + 1);
+    else return at > from;
+  }
 }
+
+/** Whether the marker at `at` may close what it opened: not after a space. */
+const mayClose = (source: string, at: number) => at > 0 && !/\s/.test(source[at - 1]!);
 
 /** Whether `length` underscores at `at` can open emphasis: at the start of a word, before text. */
 function opensUnderscore(source: string, at: number, length: number): boolean {

@@ -9,8 +9,8 @@ describe("paragraphBlocks", () => {
     ]);
   });
 
-  it("reads a markdown table with the text around it, its alignments, escaped pipes and ragged rows", () => {
-    const text = "Figures:\n| Region | Revenue | Note |\n|:--|--:|:-:|\n| Zürich | 1 | a \\| b |\n| Genève | 2 |\n| Bern | 3 | c | extra |\nSource: finance";
+  it("reads a markdown table with the text around it, its alignments, escaped pipes and ragged rows, a row's extra cells in columns of their own", () => {
+    const text = "Figures:\n| Region | Revenue | Note |\n|:--|--:|:-:|\n| Zürich | 1 | a \\| b |\n| Genève | 2 |\n| Bern | 3 | c | extra | |\nSource: finance";
     expect(paragraphBlocks(text, "f")).toEqual([
       { type: "paragraph", text: "Figures:" },
       {
@@ -19,11 +19,12 @@ describe("paragraphBlocks", () => {
           { header: "Region", align: "left" },
           { header: "Revenue", align: "right" },
           { header: "Note", align: "center" },
+          { header: "", align: "left" },
         ],
         rows: [
-          ["Zürich", "1", "a | b"],
-          ["Genève", "2", ""],
-          ["Bern", "3", "c"],
+          ["Zürich", "1", "a | b", ""],
+          ["Genève", "2", "", ""],
+          ["Bern", "3", "c", "extra"],
         ],
       },
       { type: "paragraph", text: "Source: finance" },
@@ -236,5 +237,6 @@ describe("paragraphBlocks", () => {
     expect(() => paragraphBlocks(`${row("h")}\n${row("--")}`, "sections[0].content[2]")).toThrow(
       "sections[0].content[2]: the markdown table has 13 columns, at most 12 fit; split it into several tables",
     );
+    expect(() => paragraphBlocks(`| a | b |\n|--|--|\n${row("x")}`, "f")).toThrow("f: the markdown table has 13 columns (11 more in its rows than in its header), at most 12 fit");
   });
 });

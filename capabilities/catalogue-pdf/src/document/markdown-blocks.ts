@@ -379,20 +379,27 @@ function alignsOf(line: string, columns: number): Align[] | undefined {
   return cells.map((c) => (c.startsWith(":") && c.endsWith(":") ? "center" : c.endsWith(":") ? "right" : "left"));
 }
 
-/** As GitHub reads a table: short rows get empty cells, extra cells are dropped. */
+/**
+ * As GitHub reads a table, but losing no text: short rows get empty cells, and a row's cells past the
+ * header's, when there is text in them, columns of their own under an empty header (GitHub drops them).
+ */
 function tableOf(header: string[], aligns: Align[], body: string[], field: string): Block {
-  if (header.length > L.maxTableColumns) {
-    throw new ToolError(`${field}: the markdown table has ${header.length} columns, at most ${L.maxTableColumns} fit; split it into several tables`);
-  }
   if (body.length > L.maxTableRows) throw new ToolError(`${field}: the markdown table has ${body.length} rows, at most ${L.maxTableRows}; split it into several tables`);
-  const rows = body.map((line) => {
-    const cells = cellsOf(line)!.slice(0, header.length);
-    while (cells.length < header.length) cells.push("");
-    return cells;
+  const bodyCells = body.map((line) => cellsOf(line)!);
+  let width = header.length;
+  for (const cells of bodyCells) for (let c = cells.length - 1; c >= width; c--) if (cells[c] !== "") width = c + 1;
+  if (width > L.maxTableColumns) {
+    const more = width > header.length ? ` (${width - header.length} more in its rows than in its header)` : "";
+    throw new ToolError(`${field}: the markdown table has ${width} columns${more}, at most ${L.maxTableColumns} fit; split it into several tables`);
+  }
+  const rows = bodyCells.map((cells) => {
+    const row = cells.slice(0, width);
+    while (row.length < width) row.push("");
+    return row;
   });
   for (const [r, row] of rows.entries()) {
     const long = row.findIndex((cell) => cell.length > L.maxCellChars);
     if (long >= 0) throw new ToolError(`${field}: the markdown table's row ${r + 1} has a cell over ${formatCount(L.maxCellChars)} characters; shorten it`);
   }
-  return { type: "table", columns: header.map((h, c) => ({ header: h, align: aligns[c]! })), rows };
+  return { type: "table", columns: Array.from({ length: width }, (_, c) => ({ header: header[c] ?? "", align: aligns[c] ?? "left" })), rows };
 }

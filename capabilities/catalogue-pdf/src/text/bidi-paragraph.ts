@@ -238,6 +238,8 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
           .save()
           .lineWidth(piece.size / 30)
           .strokeColor(color);
+      // Italic text in a font that has no italic (every script but DejaVu's): slanted, as word processors do.
+      const fauxItalic = piece.run.italic && piece.name !== "italic" && piece.name !== "boldItalic";
       const options = {
         ...extra,
         lineBreak: false,
@@ -245,6 +247,7 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
         link: piece.run.link ?? null,
         ...(item.rtl ? { features: [RIGHT_TO_LEFT] } : {}),
         ...(fauxBold ? { fill: true, stroke: true } : {}),
+        ...(fauxItalic ? { oblique: FAUX_ITALIC_DEGREES } : {}),
       } as PDFKit.Mixins.TextOptions;
       extra = {};
       const slice = text.slice(item.from, item.to);
@@ -270,6 +273,9 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
   doc.x = x;
   doc.y = y;
 }
+
+/** The slant of italic text in a font without an italic, in degrees (DejaVu's own italic slants 11°). */
+const FAUX_ITALIC_DEGREES = 11;
 
 /** A horizontal line from x `from` to `to` at y. */
 function rule(doc: Doc, from: number, to: number, y: number, width: number, color: string): void {
