@@ -272,6 +272,20 @@ describe("content as meant", () => {
     expect(text).toContain("Q3 — up 5 %… © ACME™, €12 → ½ &unknown; Rust.");
   });
 
+  it("takes more of other models' shapes: a heading's level, callouts and notes, a list's style, items and rows as lines, a table's or list's caption", async () => {
+    const content = [
+      { type: "heading", level: 2, text: "Next steps" },
+      { type: "callout", text: "Remember the deadline." },
+      { type: "note", content: "Prices exclude VAT." },
+      { type: "list", style: "numbered", items: "Plan\nBuild\n\nShip" },
+      { type: "bullet", items: ["one"] },
+      { type: "table", caption: "Table 1: Costs", columns: ["Item", "Cost"], rows: ["| Tea | 4 |", "Cake | 3"] },
+      { type: "pre", code: "x = 1" },
+    ];
+    const text = pdfText(pdf.bytes(await pdf.ok("create_pdf_document", doc(content))), { layout: true });
+    expect(text).toMatch(/Next steps\s+Remember the deadline\.\s+Prices exclude VAT\.\s+1\.\s+Plan\s+2\.\s+Build\s+3\.\s+Ship\s+•\s+one\s+Table 1: Costs\s+Item\s+Cost\s+Tea\s+4\s+Cake\s+3\s+x = 1/);
+  });
+
   it("renders 100 KB of pasted text across pages", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
     const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");

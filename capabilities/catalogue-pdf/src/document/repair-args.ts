@@ -20,7 +20,9 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
   if (!Array.isArray(sections)) return changed;
   for (const [s, section] of sections.entries()) {
     if (!isBlock(section) || !Array.isArray(section.content)) continue;
-    for (const [b, item] of section.content.entries()) if (isBlock(item)) changed = repairBlock(item, `sections[${s}].content[${b}]`) || changed;
+    const content: unknown[] = section.content;
+    for (const [b, item] of content.entries()) if (isBlock(item)) changed = repairBlock(item, `sections[${s}].content[${b}]`) || changed;
+    changed = titlesAbove(content) || changed;
   }
   return changed;
 }
@@ -62,12 +64,31 @@ function repairBlock(block: Block, field: string): boolean {
   let changed = as !== undefined;
   const keys = typeof block.type === "string" ? KEYS.get(block.type) : undefined;
   for (const [from, to] of keys ?? []) changed = rename(block, from, to) || changed;
-  // Written as the markdown a paragraph reads: a heading becomes a bold paragraph, a rule a rule.
+  // Written as the markdown a paragraph reads: a heading becomes a bold paragraph (of any level: they are
+  // drawn alike), a rule a rule.
   if (as?.heading && typeof block.text === "string") block.text = `# ${block.text}`;
+  if (as?.heading) delete block.level;
   if (as?.rule) block.text = "---";
-  // "true" and "false" for a list's `ordered`.
+  // "true" and "false" for a list's `ordered`, and its kind as another model's key says it.
   if (block.type === "list" && (block.ordered === "true" || block.ordered === "false")) {
     block.ordered = block.ordered === "true";
+    changed = true;
+  }
+  if (block.type === "list") changed = listKind(block) || changed;
+  // A list's items, or a table's rows, given as lines of one string.
+  if (block.type === "list" && typeof block.items === "string") {
+    block.items = block.items.split(/\r?\n/).filter((line) => /\S/.test(line));
+    changed = true;
+  }
+  if (block.type === "table" && Array.isArray(block.rows) && block.rows.some((row) => typeof row === "string")) {
+    block.rows = block.rows.map((row) =>
+      typeof row === "string"
+        ? row
+            .replace(/^\s*\||\|\s*$/g, "")
+            .split("|")
+            .map((cell) => cell.trim())
+        : row,
+    );
     changed = true;
   }
   if (block.type === "list" && Array.isArray(block.items)) changed = numbersAsText(block.items) || changed;
@@ -126,6 +147,43 @@ function startsWith(whole: readonly string[], start: readonly string[]): boolean
   return start.length > 0 && start.length <= whole.length && start.every((word, i) => whole[i] === word);
 }
 
+/**
+ * A table's or list's `caption`, `title` or `heading` (other models give them one) as a bold paragraph
+ * above it, in `content`; true when there was one.
+ */
+function titlesAbove(content: unknown[]): boolean {
+  let changed = false;
+  for (let b = content.length - 1; b >= 0; b--) {
+    const block = content[b];
+    if (!isBlock(block) || (block.type !== "table" && block.type !== "list")) continue;
+    for (const key of ["caption", "title", "heading"]) {
+      const title = block[key];
+      if (typeof title !== "string") continue;
+      delete block[key];
+      changed = true;
+      if (/\S/.test(title)) content.splice(b, 0, { type: "paragraph", text: `**${title.trim()}**` });
+      break;
+    }
+  }
+  return changed;
+}
+
+/** A list's kind given as `style`, `list_type` or `kind` ("numbered", "bullet"…) as its `ordered`; true when changed. */
+function listKind(block: Block): boolean {
+  let changed = false;
+  for (const key of ["style", "list_type", "listType", "kind"]) {
+    const value = block[key];
+    if (typeof value !== "string") continue;
+    const kind = loose(value);
+    const ordered = /^(ordered|numbered|numbers?|decimal|ol|steps?)$/.test(kind) ? true : /^(unordered|bullets?|bulleted|disc|ul|dots?)$/.test(kind) ? false : undefined;
+    if (ordered === undefined) continue;
+    if (block.ordered === undefined) block.ordered = ordered;
+    delete block[key];
+    changed = true;
+  }
+  return changed;
+}
+
 /** List items given as numbers (years, amounts) as their text, nested items too; true when changed. */
 function numbersAsText(items: unknown[]): boolean {
   let changed = false;
@@ -163,7 +221,7 @@ function repairRows(table: Block, field: string): boolean {
 }
 
 interface Alias {
-  type: "paragraph" | "list";
+  type: "paragraph" | "list" | "quote" | "code";
   heading?: true;
   rule?: true;
   ordered?: boolean;
@@ -174,6 +232,8 @@ const paragraph: Alias = { type: "paragraph" };
 const rule: Alias = { type: "paragraph", rule: true };
 const bullets: Alias = { type: "list", ordered: false };
 const numbers: Alias = { type: "list", ordered: true };
+const quote: Alias = { type: "quote" };
+const code: Alias = { type: "code" };
 
 /**
  * Block types of other document models, by their {@link loose} name (no key is a type of the schema's).
@@ -203,14 +263,31 @@ const TYPES = new Map<string, Alias>(
     horizontalrule: rule,
     rule,
     separator: rule,
+    bullet: bullets,
+    bulleted: bullets,
     bulletlist: bullets,
     bulletedlist: bullets,
     bullets,
     unorderedlist: bullets,
     ul: bullets,
+    numbered: numbers,
+    steps: numbers,
     numberedlist: numbers,
     orderedlist: numbers,
     ol: numbers,
+    // Boxes of other document models: set off as a quote is.
+    blockquote: quote,
+    callout: quote,
+    note: quote,
+    tip: quote,
+    info: quote,
+    warning: quote,
+    caution: quote,
+    important: quote,
+    aside: quote,
+    codeblock: code,
+    pre: code,
+    snippet: code,
   }),
 );
 
