@@ -11,11 +11,18 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out || "(arguments)";
 }
 
+/** What was checked: with it, unknown keys inside the arguments are told what their object takes. */
+export interface Checked {
+  schema: z.ZodType;
+  value: unknown;
+}
+
 /** One line per issue: where, and what was expected. At most `max` issues, then a count of the rest. */
-export function formatIssues(issues: readonly z.core.$ZodIssue[], max = 5): string {
+export function formatIssues(issues: readonly z.core.$ZodIssue[], max = 5, checked?: Checked): string {
   const lines = issues.slice(0, max).map((issue) => {
     const found = explain(issue, issue.path);
-    return `${formatPath(found.path)}: ${found.message}`;
+    const takes = checked && issue.code === "unrecognized_keys" && found.path.length > 0 ? acceptedKeys(checked, found.path) : undefined;
+    return `${formatPath(found.path)}: ${found.message}${takes ? ` (it takes: ${takes.join(", ")})` : ""}`;
   });
   if (issues.length > max) lines.push(`(${issues.length - max} more)`);
   return lines.join("; ");
@@ -62,4 +69,72 @@ function unknownKeys(keys: readonly string[]): string {
   const shown = keys.slice(0, MAX_KEYS_SHOWN).map((k) => JSON.stringify(k.length > MAX_KEY_CHARS ? `${sliceWhole(k, MAX_KEY_CHARS)}…` : k));
   if (keys.length > MAX_KEYS_SHOWN) shown.push(`and ${keys.length - MAX_KEYS_SHOWN} more`);
   return `unknown ${keys.length === 1 ? "key" : "keys"} ${shown.join(", ")}`;
+}
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  values?: unknown[];
+}
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/**
+ * The keys the object at `path` of the checked value takes, by walking the schema alongside the value
+ * (through optional, default and transformed schemas, and into the union member the value is of: the
+ * object whose literal fields, such as a block's `type`, match it); undefined when it can't be told.
+ */
+export function acceptedKeys({ schema, value }: Checked, path: readonly PropertyKey[]): string[] | undefined {
+  let at: z.ZodType | undefined = schema;
+  let held = value;
+  for (const key of path) {
+    const def: Def | undefined = at && defOf(memberFor(at, held));
+    if (def?.type === "object" && typeof key === "string") at = def.shape?.[key];
+    else if (def?.type === "array" && typeof key === "number") at = def.element;
+    else return undefined;
+    held = (held as Record<PropertyKey, unknown> | undefined)?.[key];
+  }
+  const def = at && defOf(memberFor(at, held));
+  return def?.type === "object" && def.shape ? Object.keys(def.shape) : undefined;
+}
+
+/** `schema` without its wrappers, and of a union the member `value` is of (the first that may be). */
+function memberFor(schema: z.ZodType, value: unknown): z.ZodType {
+  let at = schema;
+  for (let def = defOf(at); ; def = defOf(at)) {
+    if (["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"].includes(def.type) && def.innerType) at = def.innerType;
+    else if (def.type === "pipe" && def.in) at = def.in;
+    else if (def.type === "union" && def.options) {
+      const member = def.options.find((option) => fits(option, value));
+      if (!member) return at;
+      at = member;
+    } else return at;
+  }
+}
+
+/** Whether `value` may be of `schema`'s kind: an object whose literal fields match, an array, a string… */
+function fits(schema: z.ZodType, value: unknown): boolean {
+  const member = memberFor(schema, value);
+  const def = defOf(member);
+  switch (def.type) {
+    case "object":
+      if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+      return Object.entries(def.shape ?? {}).every(([key, field]) => {
+        const literal = defOf(field);
+        return literal.type !== "literal" || (literal.values ?? []).includes((value as Record<string, unknown>)[key]);
+      });
+    case "array":
+      return Array.isArray(value);
+    case "string":
+    case "number":
+    case "boolean":
+      return typeof value === def.type;
+    case "union":
+      return false; // memberFor found no member it fits
+    default:
+      return true;
+  }
 }

@@ -143,6 +143,18 @@ describe("one async call path", () => {
     });
   });
 
+  it("tells an unknown key inside the arguments what its object takes, in the union member the value is of", async () => {
+    const runtime = new Runtime(capability, { logger: silentLogger });
+    expect(await invokeTool(runtime, input("repairs", { block: { type: "image", caption: "c", size: 3 } }))).toEqual({
+      ok: false,
+      error: 'invalid arguments for repairs: block: unknown key "size" (it takes: type, caption)',
+    });
+    expect(await invokeTool(runtime, input("repairs", { block: { type: "page_break", caption: "c" } }))).toEqual({
+      ok: false,
+      error: 'invalid arguments for repairs: block: unknown key "caption" (it takes: type)',
+    });
+  });
+
   it("keeps errors short whatever they quote: unknown keys in part, any error at MAX_ERROR_CHARS", async () => {
     const runtime = new Runtime(capability, { logger: silentLogger });
     const keys = Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`key${i}`, i]));

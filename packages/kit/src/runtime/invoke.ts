@@ -221,7 +221,7 @@ function parseArgs(runtime: Runtime, def: ToolDefinition, input: InvokeInput): u
   }
   const known = Object.keys(def.input.shape);
   const hint = parsed.error.issues.some((i) => i.code === "unrecognized_keys" && i.path.length === 0) ? ` (the tool takes: ${known.join(", ") || "no arguments"})` : "";
-  throw new ArgumentsError(`invalid arguments for ${input.toolName}: ${formatIssues(parsed.error.issues)}${hint}`);
+  throw new ArgumentsError(`invalid arguments for ${input.toolName}: ${formatIssues(parsed.error.issues, undefined, { schema: def.input, value: raw })}${hint}`);
 }
 
 /** The handler's output: a value, a promise, or (for a generator) a promise of its return value. */
