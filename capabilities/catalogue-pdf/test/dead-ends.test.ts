@@ -41,6 +41,8 @@ describe("blank text", () => {
   it("refuses a title or heading that is only markup, naming the field", async () => {
     expect(await pdf.fails("create_pdf_document", doc(["text"], { title: "<br>" }))).toMatch(/^title: has no text once its markup is read/);
     expect(await pdf.fails("create_pdf_document", { title: "T", sections: [{ heading: "<b></b>", content: ["x"] }] })).toMatch(/^sections\[0\]\.heading: has no text/);
+    // Joiners draw nothing: a title of them alone would be an empty one.
+    expect(await pdf.fails("create_pdf_document", doc(["text"], { title: "\u200D\u200C\u2060" }))).toMatch(/^title: has no text once its markup is read/);
   });
 
   it("takes a blank subtitle, footer, author or keyword as left out", async () => {

@@ -239,4 +239,15 @@ describe("page furniture", () => {
     expect(edition.yMax).toBeLessThan(body.yMin - 4);
     expect(words.find((w) => w.text === "approval.")!.yMin).toBeGreaterThan(words.find((w) => w.text === "Confidential")!.yMin + 5);
   });
+
+  it("cuts a contents entry too long for its line after a whole word", async () => {
+    const heading = "A very long heading that will not fit on a single line of the table of contents because it goes on and on and on";
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "T", table_of_contents: true, sections: [{ heading, content: ["x"] }] }));
+    const entry = pdfPageTexts(bytes)[0]!
+      .split("\n")
+      .find((line) => line.startsWith("A very long"))!;
+    const cut = /^(.*?)…/.exec(entry)![1]!;
+    expect(heading.startsWith(cut)).toBe(true);
+    expect(heading[cut.length]).toBe(" ");
+  });
 });

@@ -79,6 +79,8 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
   return doc;
 }
 
+const VISIBLE = /[^\s\p{Cf}]/u;
+
 const itemText = (item: ListItem): string => (typeof item === "string" ? item : item.text);
 
 const BULLET = /^[ \t]*[-*+•◦▪–][ \t]+(?=\S)/;
@@ -191,7 +193,8 @@ class Preparer {
     // one, so a line break in it (`<br>` included) is a space.
     // A markdown heading's `#`s are dropped as other markers are ("## 1. Intro").
     const normalised = plainText(normalise(text).replace(/^[ \t]*#{1,6}[ \t]+/, "")).replace(/\s*\n\s*/g, " ");
-    if (!/\S/.test(normalised)) throw new ToolError(`${field}: has no text once its markup is read (${JSON.stringify(text.slice(0, 40))}); write the words themselves`);
+    // Joiners and other format characters alone draw nothing: a title of them would be an empty one.
+    if (!VISIBLE.test(normalised)) throw new ToolError(`${field}: has no text once its markup is read (${JSON.stringify(text.slice(0, 40))}); write the words themselves`);
     this.count(normalised);
     for (const face of faces) this.#check(normalised, face, field);
     return normalised;

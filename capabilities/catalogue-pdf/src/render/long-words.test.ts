@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasLongWord } from "./page.js";
+import { breakableLongWords, hasLongWord, longWordPieces } from "./page.js";
 
 describe("hasLongWord", () => {
   it("finds what /[^\\s\\u200B]{48,}/u finds: 48 characters between spaces, a surrogate pair one character", () => {
@@ -28,5 +28,18 @@ describe("hasLongWord", () => {
     expect(hasLongWord("x".repeat(47))).toBe(false);
     expect(hasLongWord("x".repeat(48))).toBe(true);
     expect(hasLongWord("😀".repeat(47))).toBe(false);
+  });
+});
+
+describe("breakableLongWords", () => {
+  it("breaks a long URL between its parts, a hash every 24 characters, and keeps every character", () => {
+    const url = "https://docs.example-company.com/api/v2/reference/endpoints/customers";
+    expect(longWordPieces(url)).toEqual(["https://docs.example-", "company.com/api/v2/", "reference/endpoints/customers"]);
+    expect(breakableLongWords(`See ${url} now`)).toBe(`See ${longWordPieces(url).join("\u200B")} now`);
+    const hash = "0123456789abcdef".repeat(4);
+    expect(longWordPieces(hash)).toEqual([hash.slice(0, 24), hash.slice(24, 48), hash.slice(48)]);
+    // A separator only in the first half of 24 does not make a piece that short.
+    expect(longWordPieces(`ab-${"c".repeat(50)}`)).toEqual([`ab-${"c".repeat(21)}`, "c".repeat(24), "c".repeat(5)]);
+    expect(breakableLongWords("short words stay")).toBe("short words stay");
   });
 });

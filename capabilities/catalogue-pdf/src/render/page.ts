@@ -188,12 +188,25 @@ function bidiStyle(options: RunsOptions): BidiStyle {
 }
 
 /**
- * Gives words longer than any line (hashes, base64, long URLs) a zero-width break opportunity every 24
- * characters. pdfkit otherwise breaks such a word by measuring ever shorter prefixes of it, which is
- * quadratic: one 10,000-character word took seconds and hundreds of MB.
+ * Gives words longer than any line (hashes, base64, long URLs) a zero-width break opportunity in every 24
+ * characters: after the last `/`, `-`, `.`, `?`, `&`, `=`, `_` or `#` of each 24 when there is one in
+ * their second half (a URL breaks between its parts, "example-" / "company.com/", not inside
+ * "company"), else after the 24th. pdfkit otherwise breaks such a word by measuring ever shorter prefixes
+ * of it, which is quadratic: one 10,000-character word took seconds and hundreds of MB.
  */
 export function breakableLongWords(text: string): string {
-  return text.replace(LONG_WORD, (word) => word.replace(/(.{24})(?=.)/gu, "$1\u200B"));
+  return text.replace(LONG_WORD, (word) => word.replace(/.{24}(?=.)/gu, cutAfterSeparator));
+}
+
+/** The pieces of a word of 48 characters or more that {@link breakableLongWords} lets a line break between. */
+export function longWordPieces(word: string): string[] {
+  return word.replace(/.{24}(?=.)/gu, cutAfterSeparator).split("\u200B");
+}
+
+/** 24 characters of a long word with a break after the last separator of their second half, else after them. */
+function cutAfterSeparator(piece: string): string {
+  const at = piece.slice(12).search(/[/.?&=_#-](?=[^/.?&=_#-]*$)/);
+  return at < 0 ? `${piece}\u200B` : `${piece.slice(0, 12 + at + 1)}\u200B${piece.slice(12 + at + 1)}`;
 }
 
 const LONG_WORD = /[^\s\u200B]{48,}/gu;
@@ -240,7 +253,10 @@ export function drawLine(doc: Doc, text: string, face: FontKey, x: number, y: nu
   if (options.maxWidth !== undefined && textWidth(doc, line, face, size) > options.maxWidth) {
     const chars = Array.from(line);
     while (chars.length > 0 && textWidth(doc, `${chars.join("")}…`, face, size) > options.maxWidth) chars.pop();
-    line = `${chars.join("").trimEnd()}…`;
+    // Cut after a whole word when one ends in the last third of what fits ("…fit on a…", not "…a singl…").
+    const kept = chars.join("");
+    const space = kept.trimEnd().lastIndexOf(" ");
+    line = `${(space > (kept.length * 2) / 3 ? kept.slice(0, space) : kept).trimEnd()}…`;
   }
   const width = textWidth(doc, line, face, size);
   const saved = { x: doc.x, y: doc.y };

@@ -7,7 +7,7 @@ import { rightToLeft } from "../../text/doc-text.js";
 import { type FontKey, fontKeyFor } from "../fonts.js";
 import { breakLines, measurer, type Line, type Measure } from "../line-break.js";
 import { isSpace } from "../../text/white-space.js";
-import { area, ensureSpace, type RunsOptions, STYLE, writeLine, writeRuns } from "../page.js";
+import { area, ensureSpace, longWordPieces, type RunsOptions, STYLE, writeLine, writeRuns } from "../page.js";
 import { runsHeight } from "../set-runs.js";
 import { fittingPart } from "./row-parts.js";
 import type { Doc } from "../doc.js";
@@ -323,8 +323,8 @@ function lineWidthOf(cell: readonly Run[], measure: Measure, eachWord?: (width: 
 /**
  * Gives `eachWord` the width of each piece of `text` a line can't break inside, in `face` at `size`: its
  * words (between white space), cut after a hyphen or dash as the line breaker cuts them
- * (`billing@acme-corporation-international.com`), and a word of 48 characters or more in the pieces of 24
- * it is drawn in (a URL, a hash). A word followed by a space needs that space too: the line breaker fits a
+ * (`billing@acme-corporation-international.com`), and a word of 48 characters or more in the pieces it
+ * is drawn in (a URL between its parts, a hash every 24 characters; page.ts, longWordPieces). A word followed by a space needs that space too: the line breaker fits a
  * word with the spaces after it (as pdfkit's wrapper does). `width` is the text's own, for one word alone.
  */
 function eachWordOf(text: string, width: number, face: FontKey, size: number, measure: Measure, eachWord: (width: number) => void): void {
@@ -333,7 +333,7 @@ function eachWordOf(text: string, width: number, face: FontKey, size: number, me
   const word = (from: number, to: number) => {
     const piece = text.slice(from, to);
     const after = to < text.length ? measure(" ", face, size) : 0;
-    const parts = to - from >= LONG_WORD_CHARS ? piece.match(/.{1,24}/gu)! : BREAKS_AFTER.test(piece) ? breakPieces(piece) : undefined;
+    const parts = to - from >= LONG_WORD_CHARS ? longWordPieces(piece) : BREAKS_AFTER.test(piece) ? breakPieces(piece) : undefined;
     if (!parts) eachWord((from === 0 && to === text.length ? width : measure(piece, face, size)) + after);
     else parts.forEach((part, i) => eachWord(measure(part, face, size) + (i === parts.length - 1 ? after : 0)));
   };
@@ -350,7 +350,7 @@ function eachWordOf(text: string, width: number, face: FontKey, size: number, me
   else if (start !== -1) word(start, text.length);
 }
 
-// A word of this many characters (UTF-16 units here; close enough for a width) is drawn in pieces of 24 (page.ts).
+// A word of this many characters (UTF-16 units here; close enough for a width) is drawn in pieces (page.ts).
 const LONG_WORD_CHARS = 48;
 // Hyphens and dashes, after which UAX #14 lets a line break inside a word.
 const BREAKS_AFTER = /[-\u00AD\u2010\u2012-\u2014]/;
