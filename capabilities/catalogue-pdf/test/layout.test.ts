@@ -183,6 +183,24 @@ describe("line breaks", () => {
   });
 });
 
+describe("table columns", () => {
+  it("wraps the lines of other columns and cuts their long words before an amount or a date breaks", async () => {
+    const columns = ["Item", "Documentation URL", "Owner email", "Description", "Status", "Created", "Amount", "Notes"];
+    const row = [
+      "Customers API",
+      "https://docs.example-company.com/api/v2/reference/endpoints/customers",
+      "billing@acme-corporation-international.com",
+      "Supercalifragilisticexpialidocious",
+      "Waiting for review",
+      "2026-11-23",
+      "$1,234,567.89",
+      "ok",
+    ];
+    const words = pdfWords(pdf.bytes(await pdf.ok("create_pdf_document", doc([{ type: "table", columns, rows: [row] }]))));
+    expect(words.map((w) => w.text)).toEqual(expect.arrayContaining(["$1,234,567.89", "2026-11-23", "Waiting", "review"]));
+  });
+});
+
 describe("text in other scripts among Latin", () => {
   it("spaces a Latin paragraph as usual but for the line holding an Arabic word", async () => {
     const latin = "The quarterly review covers revenue, costs and the outlook for the coming year, with notes from each team. ".repeat(4);

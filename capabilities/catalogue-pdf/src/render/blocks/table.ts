@@ -292,6 +292,8 @@ function columnWidths(table: Table, available: number, measure: Measure): { widt
   const longestLine = new Array<number>(count).fill(0);
   // Each sampled cell's width on one line, by row (-1 the header), for the row heights.
   const natural = new Map<number, number[]>();
+  // Columns whose sampled cells are all numbers (amounts, dates, percentages): their words are cut last.
+  const numeric = table.columns.map((_, c) => table.rows.length > 0 && table.rows.slice(0, SAMPLE_ROWS).every((row) => NUMBER.test(runsText(row[c]!).trim())));
   sample.forEach((row, r) => {
     const lineWidths = row.map((cell, c) => {
       const lineWidth = lineWidthOf(cell, measure, (word) => (longestWord[c] = Math.max(longestWord[c]!, word)));
@@ -300,7 +302,7 @@ function columnWidths(table: Table, available: number, measure: Measure): { widt
     });
     natural.set(r - 1, lineWidths);
   });
-  return { widths: widthsFor(longestWord, longestLine, available), natural };
+  return { widths: widthsFor(longestWord, longestLine, available, numeric), natural };
 }
 
 /**
@@ -379,12 +381,17 @@ function capped(values: readonly number[], total: number): number[] {
   return [...values];
 }
 
+// A cell that is a number: an amount, a count, a date or time, a percentage, a range of them.
+const NUMBER = /^[-+−(]?[$€£¥₹]?\s?\d[\d\s.,'’:/–-]*%?\)?(?:\s?[$€£¥₹%]|\s?[A-Z]{3})?$/u;
+
 /**
  * Column widths from each column's longest word and longest line (see {@link columnWidths}). When the
- * longest words don't all fit, the longest are cut down first (to one width, as much as it takes): a URL
- * or an email address breaks inside, not every other column's words.
+ * longest words don't all fit, columns given their longest line first give back down to their longest
+ * word (a line wraps rather than a word breaking), then the longest words are cut down (to one width, as
+ * much as it takes), those of `numeric` columns last: a URL or an email address breaks inside, not every
+ * other column's words, nor an amount ("$1,234,567." / "89" read as two numbers).
  */
-function widthsFor(longestWord: readonly number[], longestLine: readonly number[], available: number): number[] {
+function widthsFor(longestWord: readonly number[], longestLine: readonly number[], available: number, numeric: readonly boolean[]): number[] {
   const count = longestWord.length;
   const mins = longestWord.map((w) => Math.min(Math.max(w, 16) + 2 * PAD + 1, available / 2));
   const wants = longestLine.map((w, c) => Math.max(w + 2 * PAD + 1, mins[c]!));
@@ -410,12 +417,27 @@ function widthsFor(longestWord: readonly number[], longestLine: readonly number[
     open = open.filter((c) => widths[c] === 0);
   }
   const sumMin = open.reduce((a, c) => a + mins[c]!, 0);
+  // The settled columns give back what they hold over their longest word, the most first.
+  const settled = [...Array(count).keys()].filter((c) => widths[c]! > 0).sort((a, b) => widths[b]! - mins[b]! - (widths[a]! - mins[a]!));
+  for (const c of settled) {
+    if (sumMin <= remaining) break;
+    const give = Math.max(0, Math.min(widths[c]! - mins[c]!, sumMin - remaining));
+    widths[c] = widths[c]! - give;
+    remaining += give;
+  }
   if (sumMin >= remaining) {
+    const words = open.filter((c) => !numeric[c]);
+    const numbers = open.filter((c) => numeric[c]);
+    const numbersMin = numbers.reduce((a, c) => a + mins[c]!, 0);
+    // Numbers keep their width while the other columns can take the cut (each keeping 16 points).
+    const cutWordsOnly = words.length > 0 && remaining - numbersMin >= words.length * 16;
+    const cutting = cutWordsOnly ? words : open;
     const cut = capped(
-      open.map((c) => mins[c]!),
-      remaining,
+      cutting.map((c) => mins[c]!),
+      cutWordsOnly ? remaining - numbersMin : remaining,
     );
-    open.forEach((c, i) => (widths[c] = cut[i]!));
+    cutting.forEach((c, i) => (widths[c] = cut[i]!));
+    if (cutWordsOnly) for (const c of numbers) widths[c] = mins[c]!;
     return widths;
   }
   const extra = remaining - sumMin;
