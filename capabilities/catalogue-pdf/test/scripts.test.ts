@@ -377,6 +377,24 @@ describe("right-to-left documents", () => {
     expect(inEnglish.get("Apple")!).toBeGreaterThan(inEnglish.get("Cupertino")!);
   });
 
+  it("counts a nested right-to-left list in its own letters, which read the way its numbers do", async () => {
+    const list = (items: unknown[]) => ({ type: "list", ordered: true, items });
+    const arabic = pdfText(
+      pdf.bytes(await pdf.ok("create_pdf_document", { title: "t", language: "ar", sections: [{ heading: "ح", content: [list([{ text: "الأول", items: ["الثاني", "الثالث"] }])] }] })),
+    );
+    const hebrew = pdfText(pdf.bytes(await pdf.ok("create_pdf_document", { title: "t", language: "he", sections: [{ heading: "ח", content: [list([{ text: "ראשון", items: ["שני", "שלישי"] }])] }] })));
+    // Poppler puts a space between a right-to-left letter and its full stop: compared without spaces.
+    for (const [text, first, second] of [
+      [arabic, "أ", "ب"],
+      [hebrew, "א", "ב"],
+    ] as const) {
+      const plain = logical(text).replace(/ /g, "");
+      expect(plain).toMatch(new RegExp(`${first}\\.|\\.${first}`));
+      expect(plain).toMatch(new RegExp(`${second}\\.|\\.${second}`));
+      expect(plain).not.toMatch(/[ab]\./);
+    }
+  });
+
   it("leaves a document in a left-to-right language as it is, whatever its letters", async () => {
     const result = await pdf.ok("create_pdf_document", { title: "تقرير", language: "en", sections: [{ heading: "قسم", content: [{ type: "list", items: ["بند Item"] }] }] });
     const x = leftEdges(pdf.bytes(result));

@@ -1,4 +1,5 @@
 import type { PreparedListItem } from "../../document/prepare.js";
+import { runsText } from "../../document/inline.js";
 import { rightToLeft } from "../../text/doc-text.js";
 import { area, drawLine, ensureSpace, STYLE } from "../page.js";
 import { runsHeight, setRuns } from "../set-runs.js";
@@ -75,7 +76,9 @@ function renderItems(doc: Doc, placed: readonly PlacedItem[], next: { index: num
 function place(doc: Doc, items: readonly PreparedListItem[], ordered: boolean, depth: number, start = 1): PlacedItem[] {
   const { left } = area(doc);
   doc.font("regular").fontSize(STYLE.body);
-  const markers = items.map((_, i) => (ordered ? orderedMarker(start + i, depth) : BULLETS[depth % BULLETS.length]!));
+  // A right-to-left list counts in its own letters (Latin ones read the other way: ".1" but "a.").
+  const letters = rightToLeft(doc) ? (items.some((item) => HEBREW.test(runsText(item.runs))) ? HEBREW_LETTERS : ARABIC_LETTERS) : undefined;
+  const markers = items.map((_, i) => (ordered ? orderedMarker(start + i, depth, letters) : BULLETS[depth % BULLETS.length]!));
   const markerWidth = Math.max(10, ...markers.map((m) => doc.widthOfString(m))) + 5;
   const x = left + depth * INDENT;
   return items.flatMap((item, i) => [{ item, depth, marker: markers[i]!, x, markerWidth }, ...place(doc, item.items, ordered, depth + 1)]);
@@ -123,8 +126,17 @@ function fill(heights: readonly number[], y: number, top: number, bottom: number
   return breaks;
 }
 
-/** 1. / a. / i. by depth, as outlines are usually numbered. */
-function orderedMarker(n: number, depth: number): string {
+const HEBREW = /[\u05D0-\u05EA]/;
+// The letters Arabic and Hebrew lists count with: Arabic in its abjad order (أ ب ج د), Hebrew in its own.
+const ARABIC_LETTERS = [..."أبجدهوزحطيكلمنسعفصقرشتثخذضظغ"];
+const HEBREW_LETTERS = [..."אבגדהוזחטיכלמנסעפצקרשת"];
+
+/**
+ * 1. / a. / i. by depth, as outlines are usually numbered; in a right-to-left list (given its `letters`)
+ * 1. / أ. (or א.) / 1., a number past the letters as a number.
+ */
+function orderedMarker(n: number, depth: number, letters?: readonly string[]): string {
+  if (letters) return depth % 3 === 1 && n <= letters.length ? `${letters[n - 1]}.` : `${n}.`;
   switch (depth % 3) {
     case 1:
       return `${alphabetic(n)}.`;
