@@ -52,7 +52,8 @@ describe("Unicode", () => {
 
   it("refuses text no shipped font can show, naming the characters, their script and the field", async () => {
     const error = await pdf.fails("create_pdf_document", doc(["Fine text, 東京 and 🦄", "Ulaanbaatar ᠤᠯᠠᠭᠠᠨ and \uE000"]));
-    expect(error).toContain("sections[0].content[1].text");
+    // A plain string: its field is the list entry itself (it was named as if it had a .text).
+    expect(error).toContain("sections[0].content[1]: ");
     expect(error).not.toContain("content[0]");
     expect(error).toContain('"ᠤ" (U+1824, Mongolian script)');
     expect(error).toContain('"\uE000" (U+E000, private use)');

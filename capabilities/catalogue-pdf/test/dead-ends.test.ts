@@ -288,6 +288,13 @@ describe("content as meant", () => {
     expect(text).toMatch(/Next steps\s+Remember the deadline\.\s+Prices exclude VAT\.\s+1\.\s+Plan\s+2\.\s+Build\s+3\.\s+Ship\s+•\s+one\s+Table 1: Costs\s+Item\s+Cost\s+Tea\s+4\s+Cake\s+3\s+x = 1/);
   });
 
+  it("names the text a list was read from, not an items field the model never wrote, when it is too long", async () => {
+    const lines = Array.from({ length: 600 }, (_, i) => `- item ${i}`).join("\n");
+    expect(await pdf.fails("create_pdf_document", doc([lines]))).toBe(
+      `${INVALID.replace("invalid arguments for create_pdf_document: ", "")}sections[0].content[0]: a list in this text has more than 500 items, nested ones included; split it into several lists`,
+    );
+  });
+
   it("renders 100 KB of pasted text across pages", async () => {
     const words = Array.from({ length: 16_000 }, (_, i) => `word${i}`);
     const text = Array.from({ length: 40 }, (_, p) => words.slice(p * 400, (p + 1) * 400).join(" ")).join("\n\n");

@@ -64,7 +64,7 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
     sections: args.sections.map((section, s) => ({
       // Headings appear bold in the text and regular in the table of contents.
       heading: p.plain(section.heading, `sections[${s}].heading`, ["bold", "regular"]),
-      blocks: contentBlocks(section.content, `sections[${s}].content`).flatMap(([block, field]) => p.block(block, field)),
+      blocks: contentBlocks(section.content, `sections[${s}].content`).flatMap(([block, field, fromText]) => p.block(block, field, fromText)),
     })),
     imageCount: 0,
   };
@@ -115,14 +115,18 @@ function given(text: string | undefined): text is string {
   return text !== undefined && /\S/.test(text);
 }
 
-/** A section's content as blocks, each with the field it came from; paragraphs as they are meant ({@link paragraphBlocks}). */
-function contentBlocks(content: string | ContentItem[], field: string): [MarkdownBlock, string][] {
-  if (typeof content === "string") return paragraphBlocks(pasted(content), field).map((block) => [block, field]);
-  return content.flatMap((item, b): [MarkdownBlock, string][] => {
+/**
+ * A section's content as blocks, each with the field it came from and whether it was read from text
+ * (a paragraph's markdown: its field is that text's, as the model wrote it); paragraphs as they are meant
+ * ({@link paragraphBlocks}).
+ */
+function contentBlocks(content: string | ContentItem[], field: string): [MarkdownBlock, string, boolean][] {
+  if (typeof content === "string") return paragraphBlocks(pasted(content), field).map((block) => [block, field, true]);
+  return content.flatMap((item, b): [MarkdownBlock, string, boolean][] => {
     const at = `${field}[${b}]`;
-    if (typeof item === "string") return paragraphBlocks(pasted(item), at).map((block) => [block, at]);
-    if (item.type === "paragraph") return paragraphBlocks(pasted(item.text), `${at}.text`).map((block) => [block, at]);
-    return [[item, at]];
+    if (typeof item === "string") return paragraphBlocks(pasted(item), at).map((block) => [block, at, true]);
+    if (item.type === "paragraph") return paragraphBlocks(pasted(item.text), `${at}.text`).map((block) => [block, `${at}.text`, true]);
+    return [[item, at, false]];
   });
 }
 
@@ -215,27 +219,36 @@ class Preparer {
     return runs;
   }
 
-  block(block: MarkdownBlock, field: string): PreparedBlock {
+  /** One block at `field`; one read from text (`fromText`) names that text for all of it. */
+  block(block: MarkdownBlock, field: string, fromText = false): PreparedBlock {
+    // Where a part of the block is: its own field, or the text it was read from.
+    const at = (part: string) => (fromText ? field : `${field}${part}`);
     switch (block.type) {
       case "paragraph":
-        return { kind: "paragraph", runs: this.runs(block.text, `${field}.text`), ...("heading" in block ? { heading: true } : {}) };
+        return { kind: "paragraph", runs: this.runs(block.text, at(".text")), ...("heading" in block ? { heading: true } : {}) };
       case "list": {
         let total = 0;
         // Items that carry the markers the list will draw ("1. First", "- a") lose them, once.
         const top = ownMarkers(block.items.map(itemText), block.ordered ?? false);
         const ordered = top?.ordered ?? block.ordered ?? false;
-        const items = (list: ListItem[], at: string, depth: number): PreparedListItem[] => {
-          if (depth > L.maxListDepth) throw new ToolError(`${at}: lists nest at most ${L.maxListDepth} levels deep`);
+        const items = (list: ListItem[], where: string, depth: number): PreparedListItem[] => {
+          if (depth > L.maxListDepth) throw new ToolError(`${where}: lists nest at most ${L.maxListDepth} levels deep`);
           const texts = depth === 1 ? (top?.texts ?? list.map(itemText)) : (ownMarkers(list.map(itemText), ordered, true)?.texts ?? list.map(itemText));
           return list.map((item, i) => {
             total += 1;
-            if (total > L.maxListItems) throw new ToolError(`${field}.items: a list has at most ${L.maxListItems} items, nested ones included`);
-            const here = `${at}[${i}]`;
+            if (total > L.maxListItems) {
+              throw new ToolError(
+                fromText
+                  ? `${field}: a list in this text has more than ${L.maxListItems} items, nested ones included; split it into several lists`
+                  : `${field}.items: a list has at most ${L.maxListItems} items, nested ones included`,
+              );
+            }
+            const here = fromText ? field : `${where}[${i}]`;
             if (typeof item === "string") return { runs: this.runs(checkbox(texts[i]!), here), items: [] };
-            return { runs: this.runs(checkbox(texts[i]!), `${here}.text`), items: items(item.items ?? [], `${here}.items`, depth + 1) };
+            return { runs: this.runs(checkbox(texts[i]!), fromText ? here : `${here}.text`), items: items(item.items ?? [], fromText ? here : `${here}.items`, depth + 1) };
           });
         };
-        return { kind: "list", ordered, start: block.start ?? top?.start ?? 1, items: items(block.items, `${field}.items`, 1) };
+        return { kind: "list", ordered, start: block.start ?? top?.start ?? 1, items: items(block.items, at(".items"), 1) };
       }
       case "table": {
         const width = block.columns.length;
@@ -246,10 +259,10 @@ class Preparer {
             );
           }
           // A cell's field is named only if it has something to report (a table has thousands of cells).
-          return row.map((cell, c) => this.runs(cell, () => `${field}.rows[${r}][${c}]`));
+          return row.map((cell, c) => this.runs(cell, () => at(`.rows[${r}][${c}]`)));
         });
         const columns = block.columns.map((col, c) => ({
-          header: this.runs(col.header, `${field}.columns[${c}].header`, { bold: true }),
+          header: this.runs(col.header, at(`.columns[${c}].header`), { bold: true }),
           align: col.align ?? "left",
         }));
         return { kind: "table", columns, rows, field };
@@ -257,15 +270,15 @@ class Preparer {
       case "quote":
         return {
           kind: "quote",
-          runs: this.runs(block.text, `${field}.text`, { italic: true }),
-          ...(given(block.attribution) ? { attribution: this.plain(block.attribution, `${field}.attribution`, ["regular"]) } : {}),
+          runs: this.runs(block.text, at(".text"), { italic: true }),
+          ...(given(block.attribution) ? { attribution: this.plain(block.attribution, at(".attribution"), ["regular"]) } : {}),
         };
       case "code": {
         const text = normalise(block.text).replaceAll("\t", "    ").replace(/\n+$/, "");
         this.count(text);
-        this.#check(text, "mono", `${field}.text`);
+        this.#check(text, "mono", at(".text"));
         const language = given(block.language) ? normalise(block.language).trim() : undefined;
-        if (language) this.#check(language, "regular", `${field}.language`);
+        if (language) this.#check(language, "regular", at(".language"));
         return { kind: "code", text, ...(language ? { language } : {}) };
       }
       case "image": {

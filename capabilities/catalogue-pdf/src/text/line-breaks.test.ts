@@ -21,6 +21,11 @@ describe("lineBreaks", () => {
     expect(pieces("မြန်မာဘာသာစကားသည်")).toEqual(["မြန်မာဘာသာ", "စကား", "သည်"]);
   });
 
+  it("breaks Korean between words only, as Chinese and Japanese between any two characters", () => {
+    expect(pieces("세종대왕이 1443년에 창제하였습니다.")).toEqual(["세종대왕이 ", "1443년에 ", "창제하였습니다."]);
+    expect(pieces("中文字")).toEqual(["中", "文", "字"]);
+  });
+
   it("keeps a repetition or abbreviation sign with its word, and punctuation with the word before it", () => {
     expect(pieces("ดีๆ กรุงเทพฯ สวย")).toEqual(["ดีๆ ", "กรุงเทพฯ ", "สวย"]);
     expect(pieces("ភាសា។ ok")).toEqual(["ភាសា។ ", "ok"]);

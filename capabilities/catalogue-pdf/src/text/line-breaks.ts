@@ -39,10 +39,21 @@ export function* lineBreaks(text: string): Generator<LineBreak> {
   const unspaced = UNSPACED.test(text);
   let last = 0;
   for (let found = breaker.nextBreak(); found; found = breaker.nextBreak()) {
+    // Korean is written with spaces between words and set breaking there only (CSS's keep-all): UAX #14
+    // lets a line break between any two syllables ("창" / "제하였습니다") and after a number ("1443" / "년에").
+    if (!found.required && inKoreanWord(text[found.position - 1] ?? "", text[found.position] ?? "")) continue;
     if (unspaced && UNSPACED.test(text.slice(last, found.position))) yield* betweenWords(text, last, found.position);
     yield found;
     last = found.position;
   }
+}
+
+const HANGUL = /[\u1100-\u11FF\u3130-\u318F\uA960-\uA97F\uAC00-\uD7FF]/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Whether a break between `before` and `after` would be inside a Korean word: Hangul beside a letter or digit. */
+function inKoreanWord(before: string, after: string): boolean {
+  return (HANGUL.test(before) && LETTER_OR_DIGIT.test(after)) || (LETTER_OR_DIGIT.test(before) && HANGUL.test(after));
 }
 
 /** Breaks strictly inside text[from, to) between two words of a script written without spaces. */
