@@ -221,6 +221,15 @@ describe("bold text in a family without a bold weight", () => {
   });
 });
 
+describe("punctuation in Chinese and Japanese text", () => {
+  it("takes the ellipsis, quotes and dashes after CJK text from the CJK family, not DejaVu", async () => {
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "報告", language: "ja", page_numbers: false, sections: [{ heading: "注記", content: ["彼は言った……「“引用”」——以上。"] }] }));
+    const fonts = (await drawnRuns(bytes)).map((run) => run.font);
+    expect(fonts.some((font) => /NotoSansJP/i.test(font))).toBe(true);
+    expect(fonts.filter((font) => /DejaVu/i.test(font))).toEqual([]);
+  });
+});
+
 describe("italic text in a font without an italic", () => {
   it("slants Devanagari, Arabic and Chinese italic by 11°, and leaves Latin italic to DejaVu's own", async () => {
     const content = async (text: string) => pageContent(pdf.bytes(await pdf.ok("create_pdf_document", { title: "t", sections: [{ heading: "h", content: [text] }] })));

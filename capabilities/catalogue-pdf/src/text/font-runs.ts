@@ -50,13 +50,26 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
     if (last && (ATTACHED.test(char) || (NEUTRAL.test(char) && !(SPACE.test(char) && last.name !== face) && last.font.hasGlyphForCodePoint(codePoint)))) {
       last.end = next;
     } else {
-      const chosen = primary(face, char, codePoint) ?? (ATTACHED.test(char) ? undefined : fallbackFor(codePoint, bold, order)) ?? last ?? { name: face, font: fonts()[face] };
+      // Punctuation after Chinese, Japanese or Korean takes that family's glyph (an ellipsis centred, quotes
+      // and dashes full width) though it is in another of the family's files than the text before it.
+      const family = last && NEUTRAL.test(char) && !SPACE.test(char) ? cjkFamilyOf(last.name) : undefined;
+      const own = family ? fallbackFor(codePoint, bold, ALONE.get(family)!) : undefined;
+      const chosen = own ?? primary(face, char, codePoint) ?? (ATTACHED.test(char) ? undefined : fallbackFor(codePoint, bold, order)) ?? last ?? { name: face, font: fonts()[face] };
       if (last && last.name === chosen.name) last.end = next;
       else runs.push({ start: i, end: next, name: chosen.name, font: chosen.font });
     }
     i = next;
   }
   return runs.map((r) => ({ text: text.slice(r.start, r.end), name: r.name, font: r.font }));
+}
+
+const CJK_FAMILIES: readonly FamilyId[] = ["noto-sans-sc", "noto-sans-tc", "noto-sans-jp", "noto-sans-kr"];
+// One order array per family: fallbackFor remembers its choices per order array.
+const ALONE = new Map(CJK_FAMILIES.map((family) => [family, [family] as readonly FamilyId[]]));
+
+/** The CJK family of a fallback font's name (`noto-sans-jp-12-400`), if it is one. */
+function cjkFamilyOf(name: string): FamilyId | undefined {
+  return CJK_FAMILIES.find((family) => name.startsWith(`${family}-`));
 }
 
 const mayStartEmoji = (codePoint: number) =>
