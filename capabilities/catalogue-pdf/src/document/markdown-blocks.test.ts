@@ -31,6 +31,27 @@ describe("paragraphBlocks", () => {
     ]);
   });
 
+  it("reads tab-separated lines pasted from a spreadsheet as a table, the first line its header", () => {
+    expect(paragraphBlocks("People:\nName\tAge\tCity\nJohn\t30\tBerlin\nAnn\t\tRome\nThat is all.", "f")).toEqual([
+      { type: "paragraph", text: "People:" },
+      {
+        type: "table",
+        columns: [
+          { header: "Name", align: "left" },
+          { header: "Age", align: "left" },
+          { header: "City", align: "left" },
+        ],
+        rows: [
+          ["John", "30", "Berlin"],
+          ["Ann", "", "Rome"],
+        ],
+      },
+      { type: "paragraph", text: "That is all." },
+    ]);
+    // One line with a tab is text.
+    expect(paragraphBlocks("Total:\t42\nthanks", "f")).toEqual([{ type: "paragraph", text: "Total:\t42\nthanks" }]);
+  });
+
   it("reads lines that are all bullets or all numbers as a list", () => {
     expect(paragraphBlocks("- one\n* two", "f")).toEqual([{ type: "list", ordered: false, items: ["one", "two"] }]);
     expect(paragraphBlocks("1. one\n2) two", "f")).toEqual([{ type: "list", ordered: true, items: ["one", "two"] }]);

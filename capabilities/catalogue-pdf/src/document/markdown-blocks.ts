@@ -252,9 +252,35 @@ function linesBlocks(blocks: MarkdownBlock[], lines: string[], field: string, nu
       let last = i + 2;
       while (last < lines.length && cellsOf(lines[last]!)) last++;
       pushParagraph(blocks, lines.slice(start, i));
-      blocks.push(tableOf(header, aligns, lines.slice(i + 2, last), field));
+      blocks.push(
+        tableOf(
+          header,
+          aligns,
+          lines.slice(i + 2, last).map((line) => cellsOf(line)!),
+          field,
+        ),
+      );
       start = i = last;
       continue;
+    }
+    // Tab-separated lines (pasted from a spreadsheet), two or more with as many cells: a table, the first its header.
+    const tabbed = tabCells(lines[i]!);
+    if (tabbed) {
+      let last = i + 1;
+      while (last < lines.length && tabCells(lines[last]!)?.length === tabbed.length) last++;
+      if (last - i >= 2) {
+        pushParagraph(blocks, lines.slice(start, i));
+        blocks.push(
+          tableOf(
+            tabbed,
+            [],
+            lines.slice(i + 1, last).map((line) => tabCells(line)!),
+            field,
+          ),
+        );
+        start = i = last;
+        continue;
+      }
     }
     i++;
   }
@@ -372,6 +398,16 @@ function cellsOf(line: string): string[] | undefined {
   return cells.length >= 2 || trimmed.startsWith("|") ? cells : undefined;
 }
 
+/** The cells of a line with tabs between them, two or more with text in the first, or undefined. */
+function tabCells(line: string): string[] | undefined {
+  if (!line.includes("\t")) return undefined;
+  const cells = line
+    .trim()
+    .split("\t")
+    .map((cell) => cell.trim());
+  return cells.length >= 2 && cells[0] !== "" ? cells : undefined;
+}
+
 /** The alignments of a delimiter row `|:--|:-:|--:|` with one cell per header cell, or undefined. */
 function alignsOf(line: string, columns: number): Align[] | undefined {
   const cells = cellsOf(line);
@@ -383,9 +419,8 @@ function alignsOf(line: string, columns: number): Align[] | undefined {
  * As GitHub reads a table, but losing no text: short rows get empty cells, and a row's cells past the
  * header's, when there is text in them, columns of their own under an empty header (GitHub drops them).
  */
-function tableOf(header: string[], aligns: Align[], body: string[], field: string): Block {
-  if (body.length > L.maxTableRows) throw new ToolError(`${field}: the markdown table has ${body.length} rows, at most ${L.maxTableRows}; split it into several tables`);
-  const bodyCells = body.map((line) => cellsOf(line)!);
+function tableOf(header: string[], aligns: Align[], bodyCells: string[][], field: string): Block {
+  if (bodyCells.length > L.maxTableRows) throw new ToolError(`${field}: the markdown table has ${bodyCells.length} rows, at most ${L.maxTableRows}; split it into several tables`);
   let width = header.length;
   for (const cells of bodyCells) for (let c = cells.length - 1; c >= width; c--) if (cells[c] !== "") width = c + 1;
   if (width > L.maxTableColumns) {
