@@ -9,6 +9,7 @@ export { ToolError, errorMessage, isAbortError } from "./errors.js";
 export { formatBytes, formatCount, formatIsoTime, sliceWhole } from "./format.js";
 export { ownMemory } from "./own-memory.js";
 export { MAX_RESULT_BYTES, cutToJsonBytes, itemsWithin, jsonBytes, shortenString } from "./limits/result-bound.js";
+export { quotedKeys } from "./validation.js";
 export { silentLogger } from "./log.js";
 export { invokeTool } from "./runtime/invoke.js";
 export { Runtime } from "./runtime/runtime.js";

@@ -61,14 +61,19 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return issue.message.replace(/^Invalid input: /, "");
 }
 
-/** Unknown keys named shortly: a model's paragraph written as a key, or 20,000 of them, are echoed in part. */
+// Unknown keys named shortly: a model's paragraph written as a key, or 20,000 of them, are echoed in part.
 const MAX_KEYS_SHOWN = 5;
 const MAX_KEY_CHARS = 40;
 
 function unknownKeys(keys: readonly string[]): string {
+  return `unknown ${keys.length === 1 ? "key" : "keys"} ${quotedKeys(keys)}`;
+}
+
+/** Keys as an error names them: quoted, five at most (then how many more), each cut at 40 characters. */
+export function quotedKeys(keys: readonly string[]): string {
   const shown = keys.slice(0, MAX_KEYS_SHOWN).map((k) => JSON.stringify(k.length > MAX_KEY_CHARS ? `${sliceWhole(k, MAX_KEY_CHARS)}…` : k));
   if (keys.length > MAX_KEYS_SHOWN) shown.push(`and ${keys.length - MAX_KEYS_SHOWN} more`);
-  return `unknown ${keys.length === 1 ? "key" : "keys"} ${shown.join(", ")}`;
+  return shown.join(", ");
 }
 
 interface Def {

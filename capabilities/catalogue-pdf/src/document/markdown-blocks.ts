@@ -387,7 +387,7 @@ function listOf(items: readonly ListLine[]): Block {
 }
 
 /** The cells of a table row `| a | b |` (outer pipes optional, `\|` is a literal pipe), or undefined. */
-function cellsOf(line: string): string[] | undefined {
+export function cellsOf(line: string): string[] | undefined {
   const trimmed = line.trim();
   if (!trimmed.includes("|")) return undefined;
   const cells = trimmed

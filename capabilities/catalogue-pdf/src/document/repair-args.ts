@@ -1,4 +1,5 @@
-import { ToolError, sliceWhole } from "@selu-catalogue/kit";
+import { quotedKeys, ToolError } from "@selu-catalogue/kit";
+import { cellsOf as tableCells } from "./markdown-blocks.js";
 
 // What models write for create_pdf_document's blocks in another shape than the schema's: block types
 // from other document models (a `heading`, a `bullet_list`, a `divider`) and other names for a block's
@@ -81,14 +82,7 @@ function repairBlock(block: Block, field: string): boolean {
     changed = true;
   }
   if (block.type === "table" && Array.isArray(block.rows) && block.rows.some((row) => typeof row === "string")) {
-    block.rows = block.rows.map((row) =>
-      typeof row === "string"
-        ? row
-            .replace(/^\s*\||\|\s*$/g, "")
-            .split("|")
-            .map((cell) => cell.trim())
-        : row,
-    );
+    block.rows = block.rows.map((row) => (typeof row === "string" ? (tableCells(row) ?? [row.trim()]) : row));
     changed = true;
   }
   if (block.type === "list" && Array.isArray(block.items)) changed = numbersAsText(block.items) || changed;
@@ -114,11 +108,10 @@ function cellsOf(row: Block, headers: readonly (string | undefined)[], field: st
   const open = cells.flatMap((cell, c) => (cell === undefined && headers[c] !== undefined ? [c] : []));
   if (rest.length === 1 && open.length === 1) cells[open[0]!] = rest.pop()![1];
   else if (rest.length > 0 && headers.some((h) => h !== undefined)) {
-    const keys = rest.map(([key]) => JSON.stringify(key.length > 40 ? `${sliceWhole(key, 40)}…` : key));
     const named = headers.filter((h) => h !== undefined).map((h) => JSON.stringify(h));
     throw new ToolError(
-      `${field}: ${keys.length === 1 ? "key" : "keys"} ${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ` and ${keys.length - 5} more` : ""} ` +
-        `${keys.length === 1 ? "matches" : "match"} no column (${named.join(", ")}); key each row by the column headers, or give it as a list of cells in the columns' order`,
+      `${field}: ${rest.length === 1 ? "key" : "keys"} ${quotedKeys(rest.map(([key]) => key))} ${rest.length === 1 ? "matches" : "match"} no column ` +
+        `(${named.join(", ")}); key each row by the column headers, or give it as a list of cells in the columns' order`,
     );
   }
   return [...Array.from(cells, (cell) => cell ?? ""), ...rest.map(([, value]) => value)];

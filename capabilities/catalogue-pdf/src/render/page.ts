@@ -195,12 +195,17 @@ function bidiStyle(options: RunsOptions): BidiStyle {
  * of it, which is quadratic: one 10,000-character word took seconds and hundreds of MB.
  */
 export function breakableLongWords(text: string): string {
-  return text.replace(LONG_WORD, (word) => word.replace(/.{24}(?=.)/gu, cutAfterSeparator));
+  return text.replace(LONG_WORD, withBreaks);
 }
 
 /** The pieces of a word of 48 characters or more that {@link breakableLongWords} lets a line break between. */
 export function longWordPieces(word: string): string[] {
-  return word.replace(/.{24}(?=.)/gu, cutAfterSeparator).split("\u200B");
+  return withBreaks(word).split("\u200B");
+}
+
+/** A long word with its zero-width break opportunities (see {@link breakableLongWords}). */
+function withBreaks(word: string): string {
+  return word.replace(/.{24}(?=.)/gu, cutAfterSeparator);
 }
 
 /** 24 characters of a long word with a break after the last separator of their second half, else after them. */

@@ -181,7 +181,8 @@ function open(path: string): FallbackFont {
 /** The families in their default order. */
 export const FAMILY_ORDER: readonly FamilyId[] = FAMILIES.map((f) => f.id);
 
-const CJK: readonly FamilyId[] = ["noto-sans-sc", "noto-sans-tc", "noto-sans-jp", "noto-sans-kr"];
+/** The Chinese, Japanese and Korean families. */
+export const CJK: readonly FamilyId[] = ["noto-sans-sc", "noto-sans-tc", "noto-sans-jp", "noto-sans-kr"];
 
 /**
  * The family order for a document language: Han characters take the shapes of the language's own

@@ -1,6 +1,6 @@
 import type { GlyphSource } from "../document/glyph-coverage.js";
 import { fonts, type FontKey } from "../render/fonts.js";
-import { fallbackFor, FAMILY_ORDER, sequenceFont, type FallbackFont, type FamilyId } from "./fallback-fonts.js";
+import { CJK, fallbackFor, FAMILY_ORDER, sequenceFont, type FallbackFont, type FamilyId } from "./fallback-fonts.js";
 import type { FontFace } from "./font-face.js";
 
 /** A stretch of text set in one font: `name` is what the font is registered under in a document. */
@@ -63,13 +63,12 @@ export function fontRuns(text: string, face: FontKey, order: readonly FamilyId[]
   return runs.map((r) => ({ text: text.slice(r.start, r.end), name: r.name, font: r.font }));
 }
 
-const CJK_FAMILIES: readonly FamilyId[] = ["noto-sans-sc", "noto-sans-tc", "noto-sans-jp", "noto-sans-kr"];
 // One order array per family: fallbackFor remembers its choices per order array.
-const ALONE = new Map(CJK_FAMILIES.map((family) => [family, [family] as readonly FamilyId[]]));
+const ALONE = new Map(CJK.map((family) => [family, [family] as readonly FamilyId[]]));
 
 /** The CJK family of a fallback font's name (`noto-sans-jp-12-400`), if it is one. */
 function cjkFamilyOf(name: string): FamilyId | undefined {
-  return CJK_FAMILIES.find((family) => name.startsWith(`${family}-`));
+  return CJK.find((family) => name.startsWith(`${family}-`));
 }
 
 const mayStartEmoji = (codePoint: number) =>
