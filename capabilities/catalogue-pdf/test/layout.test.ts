@@ -201,6 +201,62 @@ describe("table columns", () => {
   });
 });
 
+describe("wide tables", () => {
+  const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  // Amounts of 3 to 7 digits and their separators, different in every cell.
+  const amount = (r: number, c: number, digits: number) => String((r * 7919 + c * 104_729) % 10 ** digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+  it("sets twelve columns of amounts in smaller text, each amount whole, on a portrait page; numbers on the right of a column given no alignment", async () => {
+    const rows = ["Revenue", "Cost of sales", "Net income"].map((line, r) => [line, ...MONTHS.slice(0, 11).map((_, c) => amount(r + 1, c, 6))]);
+    const markdown = "| Item | Qty | Note |\n|---|---|:--|\n| Apples | 1 | 2 |\n| Pears | 100 | 300 |";
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", doc([{ type: "table", columns: ["Line", ...MONTHS.slice(0, 11)], rows }, markdown])));
+    const words = pdfWords(bytes);
+    expect(new Set(words.map((w) => w.page))).toEqual(new Set([1]));
+    expect(words[0]!.pageHeight).toBeCloseTo(841.89, 1);
+    for (const cell of rows.flat().flatMap((text) => text.split(" "))) expect(words.map((w) => w.text)).toContain(cell);
+    // A column of amounts: their right edges line up, their left edges don't (7 and 6 characters).
+    const column = rows.map((row) => words.find((w) => w.text === row[1])!);
+    expect(Math.max(...column.map((w) => w.xMax)) - Math.min(...column.map((w) => w.xMax))).toBeLessThan(0.5);
+    // Markdown's `---` sets no alignment (Qty: numbers, on the right); `:--` sets the left.
+    const [one, hundred, two, three] = ["1", "100", "2", "300"].map((text) => words.find((w) => w.text === text)!);
+    expect(Math.abs(one!.xMax - hundred!.xMax)).toBeLessThan(0.5);
+    expect(Math.abs(two!.xMin - three!.xMin)).toBeLessThan(0.5);
+  });
+
+  it("sets a table too wide for a portrait page even in small text on landscape pages, with its heading, and goes on in portrait after it", async () => {
+    const rows = Array.from({ length: 60 }, (_, r) => MONTHS.map((_, c) => `${amount(r + 1, c, 8)}.${String((r + c) % 100).padStart(2, "0")}`));
+    const table = { type: "table", columns: MONTHS, rows };
+    const args = (contents: boolean) => ({
+      title: "Ledger",
+      page_numbers: false,
+      table_of_contents: contents,
+      sections: [
+        { heading: "Introduction", content: ["Before the ledger."] },
+        { heading: "All months", content: [table, "After the ledger."] },
+      ],
+    });
+    for (const contents of [false, true]) {
+      const words = pdfWords(pdf.bytes(await pdf.ok("create_pdf_document", args(contents))));
+      const pageOf = (text: string) => words.find((w) => w.text === text)!;
+      for (const cell of rows.flat()) expect(words.map((w) => w.text)).toContain(cell);
+      // The last "months": the contents' entry comes first.
+      const heading = words.filter((w) => w.text === "months").at(-1)!;
+      const first = pageOf(rows[0]![0]!);
+      // The heading is on the first landscape page, with the table's start; the table goes on over landscape pages.
+      expect([heading.page, heading.pageHeight]).toEqual([first.page, first.pageHeight]);
+      expect(first.pageHeight).toBeCloseTo(595.28, 1);
+      expect(pageOf(rows.at(-1)![0]!).pageHeight).toBeCloseTo(595.28, 1);
+      expect(pageOf(rows.at(-1)![0]!).page).toBeGreaterThan(first.page);
+      // Text before and after it is on portrait pages, and no page is left blank (the contents' next page is turned).
+      expect(pageOf("Before").pageHeight).toBeCloseTo(841.89, 1);
+      expect(pageOf("After").pageHeight).toBeCloseTo(841.89, 1);
+      expect(pageOf("After").page).toBe(pageOf(rows.at(-1)![0]!).page + 1);
+      const pages = Math.max(...words.map((w) => w.page));
+      expect(new Set(words.map((w) => w.page)).size).toBe(pages);
+    }
+  });
+});
+
 describe("text in other scripts among Latin", () => {
   it("spaces a Latin paragraph as usual but for the line holding an Arabic word", async () => {
     const latin = "The quarterly review covers revenue, costs and the outlook for the coming year, with notes from each team. ".repeat(4);

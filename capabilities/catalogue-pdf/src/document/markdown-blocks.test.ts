@@ -9,18 +9,13 @@ describe("paragraphBlocks", () => {
     ]);
   });
 
-  it("reads a markdown table with the text around it, its alignments, escaped pipes and ragged rows, a row's extra cells in columns of their own", () => {
+  it("reads a markdown table with the text around it, its alignments (none for `---`, or past the delimiter row), escaped pipes and ragged rows, a row's extra cells in columns of their own", () => {
     const text = "Figures:\n| Region | Revenue | Note |\n|:--|--:|:-:|\n| Zürich | 1 | a \\| b |\n| Genève | 2 |\n| Bern | 3 | c | extra | |\nSource: finance";
     expect(paragraphBlocks(text, "f")).toEqual([
       { type: "paragraph", text: "Figures:" },
       {
         type: "table",
-        columns: [
-          { header: "Region", align: "left" },
-          { header: "Revenue", align: "right" },
-          { header: "Note", align: "center" },
-          { header: "", align: "left" },
-        ],
+        columns: [{ header: "Region", align: "left" }, { header: "Revenue", align: "right" }, { header: "Note", align: "center" }, { header: "" }],
         rows: [
           ["Zürich", "1", "a | b", ""],
           ["Genève", "2", "", ""],
@@ -36,11 +31,7 @@ describe("paragraphBlocks", () => {
       { type: "paragraph", text: "People:" },
       {
         type: "table",
-        columns: [
-          { header: "Name", align: "left" },
-          { header: "Age", align: "left" },
-          { header: "City", align: "left" },
-        ],
+        columns: [{ header: "Name" }, { header: "Age" }, { header: "City" }],
         rows: [
           ["John", "30", "Berlin"],
           ["Ann", "", "Rome"],
@@ -88,10 +79,7 @@ describe("paragraphBlocks", () => {
       { type: "list", ordered: false, items: ["a", "b"] },
       {
         type: "table",
-        columns: [
-          { header: "X", align: "left" },
-          { header: "Y", align: "left" },
-        ],
+        columns: [{ header: "X" }, { header: "Y" }],
         rows: [["1", "2"]],
       },
     ]);
@@ -123,10 +111,7 @@ describe("paragraphBlocks", () => {
       { type: "list", ordered: false, items: ["a"] },
       {
         type: "table",
-        columns: [
-          { header: "x", align: "left" },
-          { header: "y", align: "left" },
-        ],
+        columns: [{ header: "x" }, { header: "y" }],
         rows: [["1", "2"]],
       },
     ]);

@@ -408,18 +408,21 @@ function tabCells(line: string): string[] | undefined {
   return cells.length >= 2 && cells[0] !== "" ? cells : undefined;
 }
 
-/** The alignments of a delimiter row `|:--|:-:|--:|` with one cell per header cell, or undefined. */
-function alignsOf(line: string, columns: number): Align[] | undefined {
+/**
+ * The alignments of a delimiter row `|:--|:-:|--:|` with one cell per header cell (undefined for `---`,
+ * which sets none: the column's content decides), or undefined when the line is not one.
+ */
+function alignsOf(line: string, columns: number): (Align | undefined)[] | undefined {
   const cells = cellsOf(line);
   if (!cells || cells.length !== columns || !cells.every((c) => /^:?-+:?$/.test(c))) return undefined;
-  return cells.map((c) => (c.startsWith(":") && c.endsWith(":") ? "center" : c.endsWith(":") ? "right" : "left"));
+  return cells.map((c) => (c.startsWith(":") && c.endsWith(":") ? "center" : c.endsWith(":") ? "right" : c.startsWith(":") ? "left" : undefined));
 }
 
 /**
  * As GitHub reads a table, but losing no text: short rows get empty cells, and a row's cells past the
  * header's, when there is text in them, columns of their own under an empty header (GitHub drops them).
  */
-function tableOf(header: string[], aligns: Align[], bodyCells: string[][], field: string): Block {
+function tableOf(header: string[], aligns: readonly (Align | undefined)[], bodyCells: string[][], field: string): Block {
   if (bodyCells.length > L.maxTableRows) throw new ToolError(`${field}: the markdown table has ${bodyCells.length} rows, at most ${L.maxTableRows}; split it into several tables`);
   let width = header.length;
   for (const cells of bodyCells) for (let c = cells.length - 1; c >= width; c--) if (cells[c] !== "") width = c + 1;
@@ -436,5 +439,5 @@ function tableOf(header: string[], aligns: Align[], bodyCells: string[][], field
     const long = row.findIndex((cell) => cell.length > L.maxCellChars);
     if (long >= 0) throw new ToolError(`${field}: the markdown table's row ${r + 1} has a cell over ${formatCount(L.maxCellChars)} characters; shorten it`);
   }
-  return { type: "table", columns: Array.from({ length: width }, (_, c) => ({ header: header[c] ?? "", align: aligns[c] ?? "left" })), rows };
+  return { type: "table", columns: Array.from({ length: width }, (_, c) => ({ header: header[c] ?? "", ...(aligns[c] ? { align: aligns[c] } : {}) })), rows };
 }

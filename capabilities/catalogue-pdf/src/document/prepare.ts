@@ -17,7 +17,7 @@ export type ImageSource = { attachmentIndex: number } | { url: URL };
 export type PreparedBlock =
   | { kind: "paragraph"; runs: Run[]; heading?: true }
   | { kind: "list"; ordered: boolean; start: number; items: PreparedListItem[] }
-  | { kind: "table"; columns: { header: Run[]; align: "left" | "center" | "right" }[]; rows: Run[][][]; field: string }
+  | { kind: "table"; columns: { header: Run[]; align?: "left" | "center" | "right" }[]; rows: Run[][][]; field: string }
   | { kind: "quote"; runs: Run[]; attribution?: string }
   | { kind: "code"; text: string; language?: string }
   | { kind: "image"; source: ImageSource; caption?: string; alt?: string; width?: number; field: string }
@@ -263,7 +263,7 @@ class Preparer {
         });
         const columns = block.columns.map((col, c) => ({
           header: this.runs(col.header, at(`.columns[${c}].header`), { bold: true }),
-          align: col.align ?? "left",
+          ...(col.align ? { align: col.align } : {}),
         }));
         return { kind: "table", columns, rows, field };
       }

@@ -76,7 +76,7 @@ const list = z.object({
 const columnObject = z
   .object({
     header: z.string().max(L.maxCellChars).describe("Header cell text"),
-    align: z.enum(["left", "center", "right"]).optional().describe("Alignment of the column (default left; right suits numbers)"),
+    align: z.enum(["left", "center", "right"]).optional().describe("Alignment of the column (default: right for a column of numbers, else left)"),
   })
   .strict();
 

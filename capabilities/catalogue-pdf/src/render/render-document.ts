@@ -4,13 +4,14 @@ import type { LoadedImage } from "../document/images.js";
 import type { PreparedDocument } from "../document/prepare.js";
 import { markComplexFragments } from "../text/actual-text.js";
 import { attachText } from "../text/doc-text.js";
-import { keepWithHeading, renderBlocks } from "./blocks/flow.js";
+import { keepWithHeading, layoutFor, renderBlocks } from "./blocks/flow.js";
 import type { OpenedImage } from "./blocks/image.js";
 import { registerFaces } from "./fonts.js";
 import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { objectStreams } from "./object-streams.js";
+import { turnablePages, turnPages } from "./orientation.js";
 import { batchWrites } from "./pdf-writes.js";
 import { keepColors } from "./colors.js";
 import { leanObjects } from "./pdf-objects.js";
@@ -84,6 +85,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   registerFaces(doc);
   boundLayoutCaches(doc);
   batchWrites(doc);
+  turnablePages(doc);
   keepColors(doc);
   attachText(doc, options.language, prepared.rightToLeft);
   markComplexFragments(doc);
@@ -117,6 +119,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
     const headingPages: number[] = [];
     for (const [s, section] of prepared.sections.entries()) {
       tags.open("Sect");
+      turnPages(doc, layoutFor(doc, section.blocks, 0));
       headingPages.push(writeHeading(doc, section.heading, s, (height) => keepWithHeading(doc, section.blocks, 0, height, images, opened)));
       await renderBlocks(doc, section.blocks, images, opened, pause);
       tags.close();

@@ -7,7 +7,8 @@ import { embeddablePng } from "../png-embed.js";
 import { runsHeight } from "../set-runs.js";
 import { fitsHere, imageBox, openImage, renderImage, type OpenedImage } from "./image.js";
 import { renderList } from "./list.js";
-import { renderTable, tableStartHeight } from "./table.js";
+import { type Layout, ownLayout, turnPages } from "../orientation.js";
+import { renderTable, tableStartHeight, tableTurned } from "./table.js";
 import { quoteHeight, renderCode, renderParagraph, renderQuote, renderRule } from "./text-blocks.js";
 
 type ImageBlock = Extract<PreparedBlock, { kind: "image" }>;
@@ -24,6 +25,7 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
   for (let b = 0; b < blocks.length; b++) {
     await pause();
     const block = blocks[b]!;
+    turnPages(doc, layoutFor(doc, blocks, b));
     if (block.kind === "paragraph" && block.heading) {
       await renderParagraph(doc, block.runs, pause, { keep: (height) => keepWithHeading(doc, blocks, b + 1, height, images, opened) });
       continue;
@@ -44,6 +46,17 @@ export async function renderBlocks(doc: Doc, blocks: readonly PreparedBlock[], i
     }
     renderImage(doc, image, box, block.caption, block.alt ?? unnamedAlt(images.get(sourceKey(block.source))?.name));
   }
+}
+
+/**
+ * The orientation of the pages `blocks[at]` is set on: landscape for a table too wide for a portrait page
+ * (table.ts) and the headings right before it, which go with it; else the document's own.
+ */
+export function layoutFor(doc: Doc, blocks: readonly PreparedBlock[], at: number): Layout {
+  let next = at;
+  for (let block = blocks[next]; block?.kind === "paragraph" && block.heading; block = blocks[++next]);
+  const block = blocks[next];
+  return block?.kind === "table" && tableTurned(doc, block) ? "landscape" : ownLayout(doc);
 }
 
 /**
@@ -105,7 +118,7 @@ function startsHere(doc: Doc, block: Exclude<PreparedBlock, ImageBlock>): boolea
       return height === Number.POSITIVE_INFINITY || height <= room;
     }
     case "table":
-      return tableStartHeight(doc, block) <= room;
+      return !tableTurned(doc, block) && tableStartHeight(doc, block) <= room;
     case "page_break":
       return false;
   }

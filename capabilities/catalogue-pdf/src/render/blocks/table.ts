@@ -7,6 +7,7 @@ import { rightToLeft } from "../../text/doc-text.js";
 import { type FontKey, fontKeyFor } from "../fonts.js";
 import { breakLines, measurer, type Line, type Measure } from "../line-break.js";
 import { isSpace } from "../../text/white-space.js";
+import { ownLayout, textWidthIn, turnPages } from "../orientation.js";
 import { area, ensureSpace, longWordPieces, type RunsOptions, STYLE, writeLine, writeRuns } from "../page.js";
 import { runsHeight } from "../set-runs.js";
 import { fittingPart } from "./row-parts.js";
@@ -15,12 +16,18 @@ import { inReadingOrder, NO_OPTIONS } from "../struct-element.js";
 import { type ElementOptions, tagsOf, type Tags } from "../tags.js";
 
 type Table = Extract<PreparedBlock, { kind: "table" }>;
-type Align = Table["columns"][number]["align"];
+type Align = NonNullable<Table["columns"][number]["align"]>;
 
 const PAD = 4;
 /** DejaVu's line box has more room below the baseline than above the capitals: move text down to look centred. */
 const OPTICAL_SHIFT = 1.5;
 const SIZE = 9.5;
+/**
+ * The smallest text a table is set in to keep its numbers and words whole: a table of many columns (twelve
+ * months of amounts) is set smaller, down to this, before any number breaks (at 9.5 points "257,514" broke
+ * over two lines in each of twelve columns on A4 portrait).
+ */
+const MIN_SIZE = 7;
 /** Rows sampled to size the columns: enough to be representative, bounded for long tables. */
 const SAMPLE_ROWS = 200;
 
@@ -48,14 +55,45 @@ const starts = new WeakMap<Table, TableStart>();
 
 function layOutStart(doc: Doc, table: Table) {
   const measure = measurer(doc);
-  const { widths, natural } = columnWidths(table, area(doc).width, measure);
-  const rowOf = rows(doc, widths, natural, measure);
+  const own = ownLayout(doc);
+  let available = textWidthIn(doc, own);
+  let columns = columnWidths(table, available, measure, SIZE);
+  // Too wide for a portrait page even in the smallest text: set on landscape pages (text after it goes on
+  // on a page of the document's own orientation), as a person would turn the page for it in a word processor.
+  const turned = own === "portrait" && wholeWordsSize(columns.words, available) < MIN_SIZE;
+  if (turned) available = textWidthIn(doc, "landscape");
+  const size = Math.max(MIN_SIZE, Math.floor(wholeWordsSize(columns.words, available) * 4) / 4);
+  if (size < SIZE || turned) columns = columnWidths(table, available, measure, size);
+  const { widths, natural, numeric } = columns;
+  // A column given no alignment: amounts, counts and dates on the right, where their digits line up.
+  const aligns = table.columns.map((c, i) => c.align ?? (numeric[i] && !rightToLeft(doc) ? "right" : "left"));
+  const rowOf = rows(doc, widths, natural, measure, size);
   const header = rowOf(
     table.columns.map((c) => c.header),
     -1,
   );
-  return { widths, rowOf, header, first: table.rows.length > 0 ? rowOf(table.rows[0]!, 0) : undefined };
+  return { turned, widths, size, aligns, rowOf, header, first: table.rows.length > 0 ? rowOf(table.rows[0]!, 0) : undefined };
 }
+
+/** Whether a table is set on landscape pages in a portrait document (see layOutStart). */
+export function tableTurned(doc: Doc, table: Table): boolean {
+  return tableStart(doc, table).turned;
+}
+
+/**
+ * The largest text size, SIZE at most, at which every column keeps its longest word whole within
+ * `available` points: each number, and every other word of up to ORDINARY_WORD_CHARS characters (a URL or
+ * an email address breaks between its parts instead of making the whole table small). `words` are those
+ * widths at SIZE; a word's width is in proportion to the size.
+ */
+function wholeWordsSize(words: readonly number[], available: number): number {
+  const text = words.reduce((sum, w) => sum + Math.max(w, 16), 0);
+  const room = available - words.length * (2 * PAD + 1);
+  return text <= room ? SIZE : (SIZE * room) / text;
+}
+
+/** A word longer than this (in UTF-16 units) may break in a narrow column rather than shrink the table's text. */
+const ORDINARY_WORD_CHARS = 20;
 
 /**
  * A table: columns sized to their content within the text width, wrapping cells, the header row repeated
@@ -63,13 +101,13 @@ function layOutStart(doc: Doc, table: Table) {
  */
 export async function renderTable(doc: Doc, table: Table, pause: () => Promise<void>): Promise<void> {
   const { left, top, bottom } = area(doc);
-  const { widths, rowOf, header, first } = tableStart(doc, table);
-  const aligns = table.columns.map((c) => c.align);
+  const { turned, widths, size, aligns, rowOf, header, first } = tableStart(doc, table);
+  turnPages(doc, turned ? "landscape" : ownLayout(doc));
   const tags = tagsOf(doc);
   // The header row is tagged once (TH, scope column); its repeats on later pages are artifacts, their
   // links drawn as text (an annotation in an artifact would have no place in the structure tree).
   let repeated: Row | undefined;
-  const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, cell ? header : (repeated ??= unlinked(header)), widths, aligns, left, STYLE.headerFill, cell);
+  const drawHeader = (cell: "TH" | undefined) => drawRow(doc, tags, cell ? header : (repeated ??= unlinked(header)), widths, size, aligns, left, STYLE.headerFill, cell);
 
   const pageRoom = bottom - top - header.height;
   // A first row taller than a page starts wherever a few of its lines fit (it goes on over pages).
@@ -101,6 +139,7 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
             PART,
           ),
           widths,
+          size,
           aligns,
           left,
           fill,
@@ -114,7 +153,7 @@ export async function renderTable(doc: Doc, table: Table, pause: () => Promise<v
       doc.addPage();
       drawHeader(undefined);
     }
-    drawRow(doc, tags, row, widths, aligns, left, fill, "TD");
+    drawRow(doc, tags, row, widths, size, aligns, left, fill, "TD");
   }
   tags.close();
   tags.close();
@@ -169,6 +208,7 @@ function drawRow(
   tags: Tags,
   { cells, lines, height }: Row,
   widths: readonly number[],
+  size: number,
   aligns: readonly Align[],
   left: number,
   fill: string | undefined,
@@ -188,7 +228,7 @@ function drawRow(
     // One function draws each cell in turn, `c`, with one options object updated for it (a table has
     // thousands of cells: no closure or options each; neither outlives the call that draws the cell).
     let c = 0;
-    const options: RunsOptions = { x: 0, width: 0, size: SIZE, align: "left", lineGap: 1, inRightToLeft: rtl };
+    const options: RunsOptions = { x: 0, width: 0, size, align: "left", lineGap: 1, inRightToLeft: rtl };
     const draw = () => {
       const laid = lines[c];
       if (laid) for (let i = 0; i < laid.length; i++) writeLine(doc, laid[i]!.runs, laid[i]!.width, options, color);
@@ -224,7 +264,8 @@ function drawRow(
   doc.y = y + height;
 }
 
-const sizeOf = (run: Run) => (run.code ? SIZE * 0.92 : SIZE);
+/** A run's text size in a table set at `size`: code a little smaller, as in paragraphs. */
+const runSize = (run: Run, size: number) => (run.code ? size * 0.92 : size);
 
 // A header cell's structure element options, shared by every header cell (only read; others take NO_OPTIONS).
 const COLUMN_HEADER: ElementOptions = Object.freeze({ scope: "Column" });
@@ -237,7 +278,8 @@ const FACE_BITS: Readonly<Record<FontKey, number>> = { regular: 1, bold: 2, ital
  * {@link breakLines}; only text in other scripts or directions, hard line breaks and words wider than
  * their column take pdfkit's wrapper or the bidi layout (measured for the height by {@link runsHeight}).
  */
-function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, readonly number[]>, measure: Measure) {
+function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, readonly number[]>, measure: Measure, size: number) {
+  const sizeOf = (run: Run) => runSize(run, size);
   // A line's height in the faces a cell uses (the set of them as bits).
   const oneLine = new Map<number, number>();
   const lineHeight = (cell: readonly Run[], c: number) => {
@@ -252,7 +294,7 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
         doc,
         faces.map((run) => ({ ...run, text: " " })),
         widths[c]! - 2 * PAD,
-        SIZE,
+        size,
         1,
       );
       oneLine.set(key, height);
@@ -260,7 +302,7 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
     return height;
   };
   return (cells: readonly Run[][], r: number): Row => {
-    const lineWidths = natural.get(r) ?? cells.map((cell) => lineWidthOf(cell, measure));
+    const lineWidths = natural.get(r) ?? cells.map((cell) => lineWidthOf(cell, measure, size));
     let height = 0;
     const lines = cells.map((cell, c) => {
       const width = widths[c]! - 2 * PAD;
@@ -268,7 +310,7 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
       const laid = !simple || needsOwnLayout(doc, cell) ? undefined : lineWidths[c]! <= width - 1 ? [{ runs: cell, width: lineWidths[c]! }] : breakLines(cell, width, sizeOf, measure);
       // Text that fits on one line is one line high however it is set.
       const count = laid?.length ?? (simple && lineWidths[c]! <= width - 1 ? 1 : 0);
-      height = Math.max(height, count > 0 ? count * lineHeight(cell, c) : runsHeight(doc, cell, width, SIZE, 1));
+      height = Math.max(height, count > 0 ? count * lineHeight(cell, c) : runsHeight(doc, cell, width, size, 1));
       return laid;
     });
     return { cells, lines, height: height + 2 * PAD };
@@ -285,36 +327,45 @@ function hasLineBreak(cell: readonly Run[]): boolean {
  * need; the rest share what is left in proportion to their text, each keeping at least its longest word
  * (so words break mid-way only when the table can't fit otherwise).
  */
-function columnWidths(table: Table, available: number, measure: Measure): { widths: number[]; natural: Map<number, number[]> } {
+function columnWidths(table: Table, available: number, measure: Measure, size: number): { widths: number[]; natural: Map<number, number[]>; words: number[]; numeric: boolean[] } {
   const sample = [table.columns.map((c) => c.header), ...table.rows.slice(0, SAMPLE_ROWS)];
   const count = table.columns.length;
   const longestWord = new Array<number>(count).fill(0);
   const longestLine = new Array<number>(count).fill(0);
+  // Each column's longest word that should not break (see fittingSize).
+  const wholeWord = new Array<number>(count).fill(0);
   // Each sampled cell's width on one line, by row (-1 the header), for the row heights.
   const natural = new Map<number, number[]>();
-  // Columns whose sampled cells are all numbers (amounts, dates, percentages): their words are cut last.
-  const numeric = table.columns.map((_, c) => table.rows.length > 0 && table.rows.slice(0, SAMPLE_ROWS).every((row) => NUMBER.test(runsText(row[c]!).trim())));
+  // Columns whose sampled cells are numbers (amounts, dates, percentages), but for blanks and dashes: their
+  // words are cut last.
+  const numeric = table.columns.map((_, c) => {
+    const texts = table.rows.slice(0, SAMPLE_ROWS).map((row) => runsText(row[c]!).trim());
+    return texts.some((text) => NUMBER.test(text)) && texts.every((text) => NUMBER.test(text) || NO_NUMBER.test(text));
+  });
   sample.forEach((row, r) => {
     const lineWidths = row.map((cell, c) => {
-      const lineWidth = lineWidthOf(cell, measure, (word) => (longestWord[c] = Math.max(longestWord[c]!, word)));
+      const lineWidth = lineWidthOf(cell, measure, size, (word, chars) => {
+        longestWord[c] = Math.max(longestWord[c]!, word);
+        if (numeric[c] || chars <= ORDINARY_WORD_CHARS) wholeWord[c] = Math.max(wholeWord[c]!, word);
+      });
       longestLine[c] = Math.max(longestLine[c]!, lineWidth);
       return lineWidth;
     });
     natural.set(r - 1, lineWidths);
   });
-  return { widths: widthsFor(longestWord, longestLine, available, numeric), natural };
+  return { widths: widthsFor(longestWord, longestLine, available, numeric), natural, words: wholeWord, numeric };
 }
 
 /**
  * A cell's width on one line; `eachWord` is given the width of each of its words (measured only then, and
  * a run of one word only once).
  */
-function lineWidthOf(cell: readonly Run[], measure: Measure, eachWord?: (width: number) => void): number {
+function lineWidthOf(cell: readonly Run[], measure: Measure, tableSize: number, eachWord?: (width: number, chars: number) => void): number {
   let lineWidth = 0;
   for (let r = 0; r < cell.length; r++) {
     const { text } = cell[r]!;
     const face = fontKeyFor(cell[r]!);
-    const size = sizeOf(cell[r]!);
+    const size = runSize(cell[r]!, tableSize);
     const width = measure(text, face, size);
     lineWidth += width;
     if (eachWord) eachWordOf(text, width, face, size, measure, eachWord);
@@ -329,15 +380,15 @@ function lineWidthOf(cell: readonly Run[], measure: Measure, eachWord?: (width: 
  * is drawn in (a URL between its parts, a hash every 24 characters; page.ts, longWordPieces). A word followed by a space needs that space too: the line breaker fits a
  * word with the spaces after it (as pdfkit's wrapper does). `width` is the text's own, for one word alone.
  */
-function eachWordOf(text: string, width: number, face: FontKey, size: number, measure: Measure, eachWord: (width: number) => void): void {
+function eachWordOf(text: string, width: number, face: FontKey, size: number, measure: Measure, eachWord: (width: number, chars: number) => void): void {
   let start = -1; // where the current word starts (-1: between words)
   let spaced = false;
   const word = (from: number, to: number) => {
     const piece = text.slice(from, to);
     const after = to < text.length ? measure(" ", face, size) : 0;
     const parts = to - from >= LONG_WORD_CHARS ? longWordPieces(piece) : BREAKS_AFTER.test(piece) ? breakPieces(piece) : undefined;
-    if (!parts) eachWord((from === 0 && to === text.length ? width : measure(piece, face, size)) + after);
-    else parts.forEach((part, i) => eachWord(measure(part, face, size) + (i === parts.length - 1 ? after : 0)));
+    if (!parts) eachWord((from === 0 && to === text.length ? width : measure(piece, face, size)) + after, to - from);
+    else parts.forEach((part, i) => eachWord(measure(part, face, size) + (i === parts.length - 1 ? after : 0), part.length));
   };
   for (let i = 0; i < text.length; i++) {
     if (!isSpace(text.charCodeAt(i))) {
@@ -380,6 +431,9 @@ function capped(values: readonly number[], total: number): number[] {
   }
   return [...values];
 }
+
+// A cell standing for no number in a column of them: empty, a dash, "n/a".
+const NO_NUMBER = /^(?:|[-–—−]|n\/?a)$/iu;
 
 // A cell that is a number: an amount, a count, a date or time, a percentage, a range of them.
 const NUMBER = /^[-+−(]?[$€£¥₹]?\s?\d[\d\s.,'’:/–-]*%?\)?(?:\s?[$€£¥₹%]|\s?[A-Z]{3})?$/u;
