@@ -31,7 +31,7 @@ export const PDF_LIMITS = {
   /** The highest first number of a numbered list (its markers must fit their column). */
   maxListStart: 100_000,
   /** Columns of one table. */
-  maxTableColumns: 12,
+  maxTableColumns: 20,
   /** Rows of one table. */
   maxTableRows: 2_000,
   /** Characters of one table cell. */

@@ -77,9 +77,18 @@ describe("bad input", () => {
     ["a misspelt block field", doc([{ type: "paragraph", txt: "x" }]), "sections[0].content[0].text: is required (expected string)"],
     ["a list item of the wrong type", doc([{ type: "list", items: ["a", true] }]), "sections[0].content[0].items[1]: expected a string or {text, items}"],
     [
-      "a row with too few cells",
-      doc([{ type: "table", columns: [{ header: "A" }, { header: "B" }], rows: [["1", "2"], ["3"]] }]),
-      /sections\[0\]\.content\[0\]\.rows\[1\]: has 1 cell, the table has 2 columns/,
+      "a row with too many cells",
+      doc([
+        {
+          type: "table",
+          columns: [{ header: "A" }, { header: "B" }],
+          rows: [
+            ["1", "2"],
+            ["3", "4", "5"],
+          ],
+        },
+      ]),
+      "sections[0].content[0]: the table has 2 columns, but rows[1] has 3;",
     ],
     [
       "lists nested too deep",
@@ -164,6 +173,15 @@ describe("limits", () => {
   it("adds no blank page for a page break at the end, or for one on a page with nothing on it yet", async () => {
     const result = await pdf.ok("create_pdf_document", doc(["one", { type: "page_break" }, { type: "page_break" }, "two", { type: "page_break" }]));
     expect(result.pages).toBe(2);
+  });
+
+  it("takes a table of 20 columns (a label, twelve months, quarters, a total), and refuses 21 saying to split it", async () => {
+    const columns = Array.from({ length: 20 }, (_, c) => `C${c + 1}`);
+    const row = columns.map((_, c) => String(1000 * c + 7));
+    const result = await pdf.ok("create_pdf_document", doc([{ type: "table", columns, rows: [row, row] }]));
+    for (const cell of row) expect(pdfText(pdf.bytes(result)).split(/\s+/)).toContain(cell);
+    const error = await pdf.fails("create_pdf_document", doc([{ type: "table", columns: [...columns, "C21"], rows: [[...row, "1"]] }]));
+    expect(error).toContain("a table has at most 20 columns; split it into several tables");
   });
 
   it("refuses more than 20 images", async () => {

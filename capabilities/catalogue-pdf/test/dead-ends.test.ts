@@ -56,14 +56,48 @@ describe("content as meant", () => {
   it("reads null of every optional field inside blocks, lists, columns and images as left out, as Selu passes a model's nulls", async () => {
     const image = pdf.file(gradientPng(40, 20), "chart.png", "image/png");
     const content = [
-      { type: "list", ordered: null, items: ["one", { text: "two", items: null }] },
+      { type: "list", ordered: null, items: ["one", null, { text: "two", items: [null, "two a"] }] },
+      null,
       { type: "quote", text: "Said.", attribution: null },
       { type: "code", text: "x = 1", language: null },
-      { type: "table", columns: [{ header: "A", align: null }], rows: [["1"]] },
+      // Keys of other document models, null: a table's caption or a block's style say nothing.
+      { type: "table", columns: [{ header: "A", align: null }], rows: [["1"]], caption: null, style: null },
       { type: "image", attachment_index: 0, url: null, caption: null, alt: null, width: null },
     ];
     const result = await pdf.ok("create_pdf_document", doc(content, { subtitle: null, attachments: [{ artifact_id: image }] }));
-    expect(flat(pdfText(pdf.bytes(result)))).toContain("• one • two");
+    expect(flat(pdfText(pdf.bytes(result)))).toContain("• one • two ◦ two a");
+  });
+
+  it("breaks the line where a <br> or line feed comes before bold, italic, code or a link, in a cell and in a paragraph", async () => {
+    const cells = ["A<br>*B*", "C\n**D**", "E<br>`F`", "G<br>[K](https://example.com)"];
+    const result = await pdf.ok("create_pdf_document", doc([{ type: "table", columns: ["Cell"], rows: cells.map((c) => [c]) }, "I<br>`J`"]));
+    const lines = pdfText(pdf.bytes(result))
+      .split("\n")
+      .map((l) => l.trim());
+    for (const [a, b] of ["AB", "CD", "EF", "GK", "IJ"]) expect(lines.indexOf(b!), b).toBe(lines.indexOf(a!) + 1);
+  });
+
+  it("draws list numbers as written where they don't count on by one: clauses, a date's day, a contract's 2.1 and 2.2", async () => {
+    const markdown = "The clauses are:\n4. Payment\n7. Liability\n12. Termination\n\n31. März ist der Stichtag.\n1. April beginnt Q2.";
+    const clauses = { type: "list", ordered: true, items: ["2.1 This Agreement commences on the Effective Date.", { text: "2.2 Either party may terminate:", items: ["2.2.1 for convenience;"] }] };
+    const text = flat(pdfText(pdf.bytes(await pdf.ok("create_pdf_document", doc([markdown, clauses])))));
+    for (const written of ["4. Payment 7. Liability 12. Termination", "31. März", "1. April", "2.1 This Agreement", "2.2 Either", "2.2.1 for convenience"]) expect(text).toContain(written);
+    expect(text).not.toMatch(/1\. 2\.1|32\. April|5\. Liability/);
+  });
+
+  it("fills a short row with empty cells, a total's amount under the last column, and names every row too long", async () => {
+    const columns = ["Item", "Qty", "Unit price", "Total"];
+    const rows = [["Consulting", "12", "€150.00", "€1,800.00"], ["Travel"], ["Subtotal", "€1,800.00"], ["Note", "by train"]];
+    const words = pdfWords(pdf.bytes(await pdf.ok("create_pdf_document", doc([{ type: "table", columns, rows }]))));
+    const at = (text: string, nth = 0) => words.filter((w) => w.text === text)[nth]!;
+    // The subtotal lines up with the amounts of its column; "by train" goes under Qty, after "Note".
+    expect(Math.abs(at("€1,800.00", 1).xMax - at("€1,800.00").xMax)).toBeLessThan(0.5);
+    expect(at("€1,800.00", 1).yMin).toBeGreaterThan(at("Subtotal").yMin - 1);
+    expect(Math.abs(at("by").xMin - at("Qty").xMin)).toBeLessThan(20);
+    const long = Array.from({ length: 7 }, (_, r) => ["a", "1", "2", "3", String(r)]);
+    expect(await pdf.fails("create_pdf_document", doc([{ type: "table", columns, rows: [rows[0], ...long] }]))).toBe(
+      "sections[0].content[0]: the table has 4 columns, but rows[1] has 5, rows[2] has 5, rows[3] has 5, rows[4] has 5, rows[5] has 5 and 2 more rows have more; give each row one string per column, or add columns for the extra cells",
+    );
   });
 
   it("takes numbers in table cells, headers given as strings, options in another case and en_US as meant", async () => {

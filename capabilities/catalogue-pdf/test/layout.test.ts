@@ -201,6 +201,18 @@ describe("table columns", () => {
   });
 });
 
+describe("table cells of several lines", () => {
+  it("size a column of short lines by its widest line, not by all its text as one", async () => {
+    const address = ["Hauptstraße 12", "Building C, 3rd floor", "10115 Berlin", "Germany", "Tel. +49 30 123456", "VAT DE123456789"].join("\n");
+    const note = "Preferred supplier for packaging materials since 2019; renegotiate the volume discount in Q3 and check delivery performance.";
+    const words = pdfWords(pdf.bytes(await pdf.ok("create_pdf_document", doc([{ type: "table", columns: ["Supplier", "Address", "Notes"], rows: [["Acme GmbH", address, note]] }]))));
+    const x = (text: string) => words.find((w) => w.text === text)!.xMin;
+    // The address column is about its widest line ("Building C, 3rd floor", some 100 points), the notes get the rest.
+    expect(x("Notes") - x("Address")).toBeLessThan(130);
+    expect(words.filter((w) => w.text === "Preferred")).toHaveLength(1);
+  });
+});
+
 describe("wide tables", () => {
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   // Amounts of 3 to 7 digits and their separators, different in every cell.
@@ -223,11 +235,12 @@ describe("wide tables", () => {
     expect(Math.abs(two!.xMin - three!.xMin)).toBeLessThan(0.5);
   });
 
-  it("sets a table too wide for a portrait page even in small text on landscape pages, with its heading, and goes on in portrait after it", async () => {
+  it("sets a portrait document's table too wide for its pages even in small text on landscape pages, with its heading, and goes on in portrait after it", async () => {
     const rows = Array.from({ length: 60 }, (_, r) => MONTHS.map((_, c) => `${amount(r + 1, c, 8)}.${String((r + c) % 100).padStart(2, "0")}`));
     const table = { type: "table", columns: MONTHS, rows };
     const args = (contents: boolean) => ({
       title: "Ledger",
+      orientation: "portrait",
       page_numbers: false,
       table_of_contents: contents,
       sections: [
@@ -254,6 +267,11 @@ describe("wide tables", () => {
       const pages = Math.max(...words.map((w) => w.page));
       expect(new Set(words.map((w) => w.page)).size).toBe(pages);
     }
+    // Given no orientation, the document is landscape throughout, the title's page too.
+    const words = pdfWords(pdf.bytes(await pdf.ok("create_pdf_document", { ...args(false), orientation: null })));
+    expect(new Set(words.map((w) => w.pageHeight))).toEqual(new Set([595.28]));
+    for (const cell of rows.flat()) expect(words.map((w) => w.text)).toContain(cell);
+    expect(words.find((w) => w.text === "Before")!.page).toBe(1);
   });
 });
 

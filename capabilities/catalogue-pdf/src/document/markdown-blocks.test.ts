@@ -85,6 +85,25 @@ describe("paragraphBlocks", () => {
     ]);
   });
 
+  it("keeps numbers that don't count on by one in the items, to be drawn as written, and reads clauses set in under an item as its items", () => {
+    expect(paragraphBlocks("Clauses:\n4. Payment\n7. Liability\n12. Termination", "f")).toEqual([
+      { type: "paragraph", text: "Clauses:" },
+      { type: "list", ordered: true, start: 4, items: ["4. Payment", "7. Liability", "12. Termination"] },
+    ]);
+    expect(paragraphBlocks("31. März ist der Stichtag.\n1. April beginnt Q2.", "f")).toEqual([
+      { type: "list", ordered: true, start: 31, items: ["31. März ist der Stichtag.", "1. April beginnt Q2."] },
+    ]);
+    // Counting on, or all alike (markdown's way of numbering by itself): the list numbers them.
+    expect(paragraphBlocks("1. a\n1. b\n1. c", "f")).toEqual([{ type: "list", ordered: true, items: ["a", "b", "c"] }]);
+    expect(paragraphBlocks("1. Definitions\n   1.1 Agreement means this.\n   1.2 Services means them.\n      1.2.1 with support;\n2. Term", "f")).toEqual([
+      {
+        type: "list",
+        ordered: true,
+        items: [{ text: "Definitions", items: ["1.1 Agreement means this.", { text: "1.2 Services means them.", items: ["1.2.1 with support;"] }] }, "Term"],
+      },
+    ]);
+  });
+
   it("reads items with blank lines between them as one list, and joins a line set in under an item to it", () => {
     expect(paragraphBlocks("- First point\n\n- Second point", "f")).toEqual([{ type: "list", ordered: false, items: ["First point", "Second point"] }]);
     expect(paragraphBlocks("1. **Install** it\n\n2. **Configure** it", "f")).toEqual([{ type: "list", ordered: true, items: ["**Install** it", "**Configure** it"] }]);
@@ -239,10 +258,10 @@ describe("paragraphBlocks", () => {
   });
 
   it("refuses a markdown table wider than the column limit, naming the field", () => {
-    const row = (cell: string) => `|${Array.from({ length: 13 }, () => cell).join("|")}|`;
+    const row = (cell: string) => `|${Array.from({ length: 21 }, () => cell).join("|")}|`;
     expect(() => paragraphBlocks(`${row("h")}\n${row("--")}`, "sections[0].content[2]")).toThrow(
-      "sections[0].content[2]: the markdown table has 13 columns, at most 12 fit; split it into several tables",
+      "sections[0].content[2]: the markdown table has 21 columns, at most 20 fit; split it into several tables",
     );
-    expect(() => paragraphBlocks(`| a | b |\n|--|--|\n${row("x")}`, "f")).toThrow("f: the markdown table has 13 columns (11 more in its rows than in its header), at most 12 fit");
+    expect(() => paragraphBlocks(`| a | b |\n|--|--|\n${row("x")}`, "f")).toThrow("f: the markdown table has 21 columns (19 more in its rows than in its header), at most 20 fit");
   });
 });

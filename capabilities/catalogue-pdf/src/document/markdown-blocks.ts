@@ -292,7 +292,9 @@ function pushParagraph(blocks: MarkdownBlock[], lines: string[]): void {
   if (text) blocks.push({ type: "paragraph", text });
 }
 
-const ITEM = /^([ \t]*)(?:([-*•+])|(\d{1,3})[.)])\s+(\S.*)$/;
+const ITEM = /^([ \t]*)(?:([-*•+])|(\d{1,3})([.)]))\s+(\S.*)$/;
+// A clause set in under an item ("   1.1 Scope"): an item of its own, numbered as written.
+const CLAUSE = /^[ \t]*(\d{1,3}(?:\.\d{1,3})+\.?)[ \t]+(\S.*)$/;
 /** How far a line is set in under its item's marker to go on with the item's text. */
 const CONTINUATION_INDENT = 2;
 
@@ -342,7 +344,9 @@ function listsOf(lines: string[]): Block[] | undefined {
   const items: ListLine[] = [];
   for (const line of lines) {
     const m = ITEM.exec(line);
-    if (m) items.push({ indent: indentOf(line), ordered: m[3] !== undefined, number: Number(m[3] ?? 1), text: m[4]!.trim() });
+    const clause = m ? undefined : CLAUSE.exec(line);
+    if (m) items.push({ indent: indentOf(line), ordered: m[3] !== undefined, number: Number(m[3] ?? 1), text: m[5]!.trim(), ...(m[4] ? { delimiter: m[4] } : {}) });
+    else if (clause && indentOf(line) > items[0]!.indent) items.push({ indent: indentOf(line), ordered: true, number: Number.NaN, text: `${clause[1]} ${clause[2]!.trim()}` });
     else items.at(-1)!.text += ` ${line.trim()}`;
   }
   if (items.some((item) => item.text.length > L.maxItemChars)) return undefined;
@@ -357,19 +361,29 @@ function listsOf(lines: string[]): Block[] | undefined {
   return lists;
 }
 
-/** An item line as read: its indent, kind and number, its text (lines set in under it joined). */
+/**
+ * An item line as read: its indent, kind, number and the delimiter after it (a clause's number is in its
+ * text, its number NaN), its text (lines set in under it joined).
+ */
 interface ListLine {
   indent: number;
   ordered: boolean;
   number: number;
+  delimiter?: string;
   text: string;
 }
 
-/** Items of one list, nested by their indents; a numbered list not starting at 1 keeps its first number. */
+/**
+ * Items of one list, nested by their indents; a numbered list not starting at 1 keeps its first number.
+ * Numbers that don't count on by one ("4.", "7.", "12.", or a date's day, "31. März" then "1. April")
+ * stay in their items' texts, to be drawn as written (document/prepare.ts, ownMarkers).
+ */
 function listOf(items: readonly ListLine[]): Block {
   const root: Item[] = [];
-  // The open levels: each one's indent and items; an item goes into the deepest whose indent it passes.
-  const levels: { indent: number; items: Item[] }[] = [{ indent: items[0]!.indent, items: root }];
+  // The open levels: each one's indent, items and lines; an item goes into the deepest whose indent it passes.
+  type Level = { indent: number; items: Item[]; lines: ListLine[] };
+  const levels: Level[] = [{ indent: items[0]!.indent, items: root, lines: [] }];
+  const all = [...levels];
   for (const item of items) {
     while (levels.length > 1 && item.indent <= levels.at(-2)!.indent) levels.pop();
     let level = levels.at(-1)!;
@@ -377,10 +391,21 @@ function listOf(items: readonly ListLine[]): Block {
       const parent = level.items.at(-1)!;
       const nested: Item[] = typeof parent === "string" ? [] : parent.items;
       if (typeof parent === "string") level.items[level.items.length - 1] = { text: parent, items: nested };
-      level = { indent: item.indent, items: nested };
+      level = { indent: item.indent, items: nested, lines: [] };
       levels.push(level);
+      all.push(level);
     }
     level.items.push(item.text);
+    level.lines.push(item);
+  }
+  for (const level of all) {
+    const numbers = level.lines.map((line) => (line.delimiter ? line.number : Number.NaN));
+    const countsOn = numbers.every((n, i) => n === numbers[0]! + i) || numbers.every((n) => n === numbers[0]);
+    if (countsOn || numbers.some((n) => Number.isNaN(n))) continue;
+    level.items.forEach((item, i) => {
+      const written = `${numbers[i]}${level.lines[i]!.delimiter} `;
+      level.items[i] = typeof item === "string" ? written + item : { ...item, text: written + item.text };
+    });
   }
   const { ordered, number } = items[0]!;
   return ordered && number !== 1 ? { type: "list", ordered, start: number, items: root } : { type: "list", ordered, items: root };

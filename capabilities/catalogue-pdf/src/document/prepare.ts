@@ -4,12 +4,15 @@ import { fontKeyFor, type FontKey } from "../render/fonts.js";
 import { hasRightToLeft, mostlyRightToLeft } from "../text/direction.js";
 import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } from "./glyph-coverage.js";
 import { parseInline, plainText, type Run } from "./inline.js";
+import { NUMBER as NUMBER_CELL } from "./numbers.js";
 import { paragraphBlocks, type MarkdownBlock } from "./markdown-blocks.js";
 import type { Block, CreateDocumentArgs, ContentItem, ListItem } from "./schema.js";
 
 export interface PreparedListItem {
   runs: Run[];
   items: PreparedListItem[];
+  /** The item's own number as written ("4.", "2.1"), drawn as its marker instead of the list's count. */
+  marker?: string;
 }
 
 export type ImageSource = { attachmentIndex: number } | { url: URL };
@@ -45,7 +48,7 @@ export interface PreparedDocument {
 /**
  * Checks what the schema can't (list depth, row widths, image references, total size, glyph coverage)
  * and turns the arguments into the renderer's model. Errors name the field, as in
- * `sections[1].content[3].rows[2]: has 2 cells, the table has 3 columns`. What `fonts` answers is
+ * `sections[1].content[3]: the table has 3 columns, but rows[2] has 4`. What `fonts` answers is
  * remembered for the next document given the same object (as `coverage()` is): it must not change.
  */
 export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record<FontKey, GlyphSource>>): PreparedDocument {
@@ -85,18 +88,26 @@ const itemText = (item: ListItem): string => (typeof item === "string" ? item : 
 
 const BULLET = /^[ \t]*[-*+•◦▪–][ \t]+(?=\S)/;
 const NUMBER = /^[ \t]*(\d{1,4})[.)][ \t]+(?=\S)/;
+// A clause's number ("2.1", "4.", "3.2.1)"), as contracts and minutes number their items.
+const LABEL = /^[ \t]*(\d{1,4}(?:\.\d{1,4})*[.)]?)[ \t]+(?=\S)/;
 
 /**
  * Items that all begin with a marker of their own, as a model writes them into a list block ("1. First",
- * "2) Second"; "- a", "• b"): their texts without it, so the list's marker is not drawn twice. Numbers
- * count on by one (from `start`); numbered items in a bullet list make it a numbered one (unless
- * `keepOrdered`: a nested level follows its list). Undefined when not every item has one.
+ * "2) Second"; "- a", "• b"; "2.1 Scope"): their texts without it, so no marker is drawn twice. Numbers
+ * that count on by one (from `start`) are the list's own; numbered items in a bullet list make it a
+ * numbered one (unless `keepOrdered`: a nested level follows its list). Numbers that don't count on by one
+ * ("4.", "7.", "12."; "2.1", "2.2") are each item's `markers`, drawn as written: renumbered, a contract's
+ * clauses and a date's day ("31. März") would change. Undefined when not every item has one.
  */
-function ownMarkers(texts: readonly string[], ordered: boolean, keepOrdered = false): { texts: string[]; ordered: boolean; start: number } | undefined {
+function ownMarkers(texts: readonly string[], ordered: boolean, keepOrdered = false): { texts: string[]; ordered: boolean; start: number; markers?: string[] } | undefined {
   if (texts.length === 0) return undefined;
   const numbers = texts.map((text) => NUMBER.exec(text));
   if (numbers.every((m, i) => m && Number(m[1]) === Number(numbers[0]![1]) + i) && (ordered || !keepOrdered)) {
     return { texts: texts.map((text, i) => text.slice(numbers[i]![0].length)), ordered: true, start: Number(numbers[0]![1]) };
+  }
+  const labels = texts.map((text) => LABEL.exec(text));
+  if (labels.every((m) => m && (m[1]!.includes(".") || m[1]!.endsWith(")")))) {
+    return { texts: texts.map((text, i) => text.slice(labels[i]![0].length)), ordered: true, start: 1, markers: labels.map((m) => m![1]!) };
   }
   if (!ordered && texts.every((text) => BULLET.test(text))) return { texts: texts.map((text) => text.replace(BULLET, "")), ordered: false, start: 1 };
   return undefined;
@@ -233,7 +244,9 @@ class Preparer {
         const ordered = top?.ordered ?? block.ordered ?? false;
         const items = (list: ListItem[], where: string, depth: number): PreparedListItem[] => {
           if (depth > L.maxListDepth) throw new ToolError(`${where}: lists nest at most ${L.maxListDepth} levels deep`);
-          const texts = depth === 1 ? (top?.texts ?? list.map(itemText)) : (ownMarkers(list.map(itemText), ordered, true)?.texts ?? list.map(itemText));
+          const own = depth === 1 ? top : ownMarkers(list.map(itemText), ordered, true);
+          const texts = own?.texts ?? list.map(itemText);
+          const marker = (i: number) => (own?.markers ? { marker: own.markers[i]! } : {});
           return list.map((item, i) => {
             total += 1;
             if (total > L.maxListItems) {
@@ -244,23 +257,27 @@ class Preparer {
               );
             }
             const here = fromText ? field : `${where}[${i}]`;
-            if (typeof item === "string") return { runs: this.runs(checkbox(texts[i]!), here), items: [] };
-            return { runs: this.runs(checkbox(texts[i]!), fromText ? here : `${here}.text`), items: items(item.items ?? [], fromText ? here : `${here}.items`, depth + 1) };
+            if (typeof item === "string") return { runs: this.runs(checkbox(texts[i]!), here), items: [], ...marker(i) };
+            return {
+              runs: this.runs(checkbox(texts[i]!), fromText ? here : `${here}.text`),
+              items: items(item.items ?? [], fromText ? here : `${here}.items`, depth + 1),
+              ...marker(i),
+            };
           });
         };
         return { kind: "list", ordered, start: block.start ?? top?.start ?? 1, items: items(block.items, at(".items"), 1) };
       }
       case "table": {
         const width = block.columns.length;
-        const rows = block.rows.map((row, r) => {
-          if (row.length !== width) {
-            throw new ToolError(
-              `${field}.rows[${r}]: has ${row.length} cell${row.length === 1 ? "" : "s"}, the table has ${width} column${width === 1 ? "" : "s"}; give every row one string per column (use "" for an empty cell)`,
-            );
-          }
+        const long = block.rows.flatMap((row, r) => (row.length > width ? [`rows[${r}] has ${row.length}`] : []));
+        if (long.length > 0) {
+          const named = long.length > 5 ? `${long.slice(0, 5).join(", ")} and ${long.length - 5} more rows have more` : long.join(", ");
+          throw new ToolError(`${field}: the table has ${width} column${width === 1 ? "" : "s"}, but ${named}; give each row one string per column, or add columns for the extra cells`);
+        }
+        const rows = block.rows.map((row, r) =>
           // A cell's field is named only if it has something to report (a table has thousands of cells).
-          return row.map((cell, c) => this.runs(cell, () => at(`.rows[${r}][${c}]`)));
-        });
+          filledRow(row, width).map((cell, c) => this.runs(cell, () => at(`.rows[${r}][${c}]`))),
+        );
         const columns = block.columns.map((col, c) => ({
           header: this.runs(col.header, at(`.columns[${c}].header`), { bold: true }),
           ...(col.align ? { align: col.align } : {}),
@@ -387,3 +404,16 @@ const TERMINAL_CODES = /\x1b\[[0-?]*[ -/]*[@-~]/g;
 // C0 and C1 controls but tab, line feed, vertical tab, form feed and carriage return (read above), and U+FEFF.
 const CONTROLS = /[\0-\x08\x0e-\x1f\x7f-\x9f\uFEFF]/g;
 const MATH_LETTERS = /[\u{1D400}-\u{1D7FF}]/gu;
+
+/**
+ * A row short of the table's `width` cells made whole with empty ones: at its end, but for a row of two or
+ * more that ends in a number (a total, `["Subtotal", "€1,800.00"]`), whose number goes under the last
+ * column, where the amounts above it are.
+ */
+function filledRow<T>(row: readonly (T | string)[], width: number): (T | string)[] {
+  if (row.length >= width) return [...row];
+  const empty = Array.from({ length: width - row.length }, () => "");
+  const last = row.at(-1);
+  if (row.length >= 2 && NUMBER_CELL.test(String(last).trim())) return [...row.slice(0, -1), ...empty, last!];
+  return [...row, ...empty];
+}

@@ -22,6 +22,7 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
   for (const [s, section] of sections.entries()) {
     if (!isBlock(section) || !Array.isArray(section.content)) continue;
     const content: unknown[] = section.content;
+    changed = withoutNulls(content) || changed;
     for (const [b, item] of content.entries()) if (isBlock(item)) changed = repairBlock(item, `sections[${s}].content[${b}]`) || changed;
     changed = titlesAbove(content) || changed;
   }
@@ -85,7 +86,10 @@ function repairBlock(block: Block, field: string): boolean {
     block.rows = block.rows.map((row) => (typeof row === "string" ? (tableCells(row) ?? [row.trim()]) : row));
     changed = true;
   }
-  if (block.type === "list" && Array.isArray(block.items)) changed = numbersAsText(block.items) || changed;
+  if (block.type === "list" && Array.isArray(block.items)) {
+    changed = withoutNulls(block.items) || changed;
+    changed = numbersAsText(block.items) || changed;
+  }
   if (block.type === "table" && Array.isArray(block.rows)) changed = repairRows(block, field) || changed;
   return changed;
 }
@@ -174,6 +178,15 @@ function listKind(block: Block): boolean {
     delete block[key];
     changed = true;
   }
+  return changed;
+}
+
+/** Removes the `null`s of a section's blocks or a list's items (nested ones too): they say nothing; true when it did. */
+function withoutNulls(items: unknown[]): boolean {
+  const kept = items.filter((item) => item !== null);
+  let changed = kept.length < items.length;
+  if (changed) items.splice(0, items.length, ...kept);
+  for (const item of items) if (isBlock(item) && Array.isArray(item.items)) changed = withoutNulls(item.items) || changed;
   return changed;
 }
 

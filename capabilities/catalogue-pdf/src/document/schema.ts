@@ -97,7 +97,11 @@ const cell = z.union([z.string().max(L.maxCellChars), z.number(), z.boolean()], 
 
 const table = z.object({
   type: z.literal("table"),
-  columns: z.array(column).min(1, "a table needs at least one column; give each column a header").max(L.maxTableColumns).describe("The columns, left to right: a header string, or {header, align}"),
+  columns: z
+    .array(column)
+    .min(1, "a table needs at least one column; give each column a header")
+    .max(L.maxTableColumns, `a table has at most ${L.maxTableColumns} columns; split it into several tables`)
+    .describe("The columns, left to right: a header string, or {header, align}"),
   rows: z.array(z.array(cell)).max(L.maxTableRows).describe("Body rows; each row has one string (or number) per column. The header row repeats on every page"),
 });
 
@@ -191,7 +195,7 @@ export const createDocumentInput = z.object({
     .describe("Language of the text as a BCP 47 tag (e.g. en, de-CH), stored in the PDF for screen readers"),
   filename: pdfFilename("report.pdf").optional().describe("File name, e.g. quarterly-report.pdf (default: from the title)"),
   page_size: z.enum(["A4", "Letter"]).optional().describe("Paper size (default A4)"),
-  orientation: z.enum(["portrait", "landscape"]).optional().describe("Default portrait"),
+  orientation: z.enum(["portrait", "landscape"]).optional().describe("Default portrait (landscape when a table is too wide for portrait pages)"),
   table_of_contents: z.boolean().optional().describe("Add a table of contents after the title (default false)"),
   page_numbers: z.boolean().optional().describe("Page numbers in the footer, as 'Page 2 of 5' (default true)"),
   header: z.string().max(200).optional().describe("Text at the top of every page after the first"),

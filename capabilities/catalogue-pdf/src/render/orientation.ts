@@ -47,6 +47,20 @@ export function turnPages(doc: Doc, layout: Layout): void {
     doc.addPage();
     return;
   }
+  turnEmptyPage(doc, page, layout);
+}
+
+/**
+ * Makes the document landscape from its first page on, before anything is drawn (a document given no
+ * orientation that holds a table too wide for a portrait page).
+ */
+export function turnDocument(doc: Doc): void {
+  (doc as unknown as { options: { layout?: string } }).options.layout = "landscape";
+  const page = doc.page as unknown as Page;
+  if (layoutOf(page) !== "landscape") turnEmptyPage(doc, page, "landscape");
+}
+
+function turnEmptyPage(doc: Doc, page: Page, layout: Layout): void {
   // Nothing drawn yet but pdfkit's flip of the y axis by the page's height (`1 0 0 -1 0 h cm`): shifted by
   // the change of height, the page's coordinates are those of a page made turned.
   const { width, height } = page;

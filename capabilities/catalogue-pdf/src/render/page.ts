@@ -90,10 +90,10 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
     return;
   }
   const { order } = textOf(doc);
-  const parts = given.flatMap((run) => fontRuns(run.text, fontKeyFor(run), order).map((piece) => ({ run, piece })));
+  const parts = lineBreaksAhead(given.flatMap((run) => fontRuns(run.text, fontKeyFor(run), order).map((piece) => ({ run, text: piece.text, piece }))));
   // Every font sits on the body font's baseline (pdfkit would hang each from its own ascender).
   const baseline = -ascentOf(Math.max(...given.map((run) => sizeOf(run, options))));
-  parts.forEach(({ run, piece }, i) => {
+  parts.forEach(({ run, text: partText, piece }, i) => {
     const last = i === parts.length - 1;
     useFont(doc, piece, sizeOf(run, options));
     doc.fillColor(run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color);
@@ -108,12 +108,33 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
       strike: !!run.strike,
       baseline,
     } as PDFKit.Mixins.TextOptions;
-    const text = breakableLongWords(piece.text);
+    const text = breakableLongWords(partText);
     const draw = () => (i === 0 && !options.continuing ? doc.text(text, options.x, doc.y, textOptions) : doc.text(text, textOptions));
     if (run.link) tagsOf(doc).link(run.linkId, run.link, draw);
     else draw();
   });
   doc.fillColor(STYLE.text);
+}
+
+/**
+ * The parts of a text with each one's closing line breaks moved to the start of the next: pdfkit drops a
+ * line break that ends a part continued by another ("A<br>*B*" came out "AB"). Parts left empty are dropped.
+ */
+function lineBreaksAhead<T extends { text: string }>(parts: T[]): T[] {
+  let carried = "";
+  const kept: T[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    let text = carried + part.text;
+    carried = "";
+    if (i < parts.length - 1 && text.endsWith("\n")) {
+      const end = text.length - /\n+$/.exec(text)![0].length;
+      carried = text.slice(end);
+      text = text.slice(0, end);
+    }
+    if (text !== "") kept.push(text === part.text ? part : { ...part, text });
+  }
+  return kept;
 }
 
 /**

@@ -11,7 +11,8 @@ import { destination, fillContents, reserveContents } from "./contents.js";
 import { labelsFor } from "./labels.js";
 import { boundLayoutCaches } from "./layout-cache.js";
 import { objectStreams } from "./object-streams.js";
-import { turnablePages, turnPages } from "./orientation.js";
+import { turnablePages, turnDocument, turnPages } from "./orientation.js";
+import { tooWideForPortrait } from "./blocks/table.js";
 import { batchWrites } from "./pdf-writes.js";
 import { keepColors } from "./colors.js";
 import { leanObjects } from "./pdf-objects.js";
@@ -27,7 +28,8 @@ import { escapeXmpInfo } from "./xmp-info.js";
 
 export interface RenderOptions {
   pageSize: "A4" | "Letter";
-  orientation: "portrait" | "landscape";
+  /** Unset: portrait, or landscape when a table is too wide for a portrait page. */
+  orientation?: "portrait" | "landscape";
   language: string | undefined;
   tableOfContents: boolean;
   pageNumbers: boolean;
@@ -57,7 +59,7 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
   signal.throwIfAborted();
   const doc: Doc = new PDFDocument({
     size: options.pageSize === "Letter" ? "LETTER" : "A4",
-    layout: options.orientation,
+    layout: options.orientation ?? "portrait",
     margins: STYLE.margin,
     bufferPages: true,
     // No default font: pdfkit would open Helvetica, and a font object given here is registered under its
@@ -113,6 +115,9 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
 
   try {
     const labels = labelsFor(options.language);
+    // Given no orientation, a document holding a table too wide for a portrait page is landscape throughout:
+    // one way round, rather than the table's pages turned among portrait ones (mostly empty around it).
+    if (!options.orientation && prepared.sections.some((s) => s.blocks.some((b) => b.kind === "table" && tooWideForPortrait(doc, b)))) turnDocument(doc);
     writeTitle(doc, prepared);
     const toc = options.tableOfContents ? reserveContents(doc, prepared, labels) : { slots: [] };
     const opened = new Map<string, OpenedImage>();

@@ -40,7 +40,7 @@ async function loadAndRender(prepared: PreparedDocument, args: CreateDocumentArg
   const images = await loadImages(prepared, args.attachments ?? [], ctx);
   return renderDocument(prepared, images, {
     pageSize: args.page_size ?? "A4",
-    orientation: args.orientation ?? "portrait",
+    ...(args.orientation ? { orientation: args.orientation } : {}),
     language: args.language,
     tableOfContents: args.table_of_contents ?? false,
     pageNumbers: args.page_numbers ?? true,

@@ -65,6 +65,15 @@ describe("dropOptionalNulls under unions", () => {
     expect(value).toEqual({ a: null });
   });
 
+  it("reads null of a key no branch has as absent, unless a branch takes keys of its own", () => {
+    const value = cleanedDoc({ content: [{ type: "list", items: ["a"], caption: null, title: "kept for validation" }] });
+    expect(value).toEqual({ content: [{ type: "list", items: ["a"], title: "kept for validation" }] });
+    const loose = z.object({ a: z.string().optional() }).catchall(z.unknown());
+    const kept = { a: null, other: null };
+    dropOptionalNulls(loose, kept);
+    expect(kept).toEqual({ other: null });
+  });
+
   it("leaves a value no branch describes alone", () => {
     const value = { content: "one string" };
     expect(cleanedDoc(value)).toEqual({ content: "one string" });

@@ -9,6 +9,7 @@ type Def = {
   options?: z.core.$ZodType[];
   discriminator?: string;
   values?: unknown[];
+  catchall?: z.core.$ZodType;
 };
 
 const def = (schema: z.core.$ZodType): Def => schema._zod.def as unknown as Def;
@@ -22,7 +23,9 @@ const NONE: readonly z.core.$ZodType[] = [];
  * `{"caption": null}` inside a list of blocks of several types); a required field's `null`, and `null`
  * where the schema itself accepts it, are left for validation to judge. Under a union, a `null` is
  * removed only when every object branch the value may be (by its discriminator, when the union has one)
- * reads that field as optional. Mutates `value` (freshly parsed arguments) in place.
+ * reads that field as optional. A `null` of a key no branch has is removed too when no branch takes keys
+ * of its own (a table's `{"caption": null}` from another document model says no more than its absence).
+ * Mutates `value` (freshly parsed arguments) in place.
  */
 export function dropOptionalNulls(schema: z.core.$ZodType, value: unknown): void {
   if (value === null || typeof value !== "object") return;
@@ -41,7 +44,10 @@ export function dropOptionalNulls(schema: z.core.$ZodType, value: unknown): void
     const v = record[key];
     if (v !== null && typeof v !== "object") continue;
     const fields = fieldsOf(branches, key);
-    if (fields.length === 0) continue;
+    if (fields.length === 0) {
+      if (v === null && branches.every(takesNoOtherKeys)) delete record[key];
+      continue;
+    }
     if (v === null) {
       if (fields.every((field) => isOptional(field) && !acceptsNull(field))) delete record[key];
     } else for (const field of fields) dropOptionalNulls(field, v);
@@ -76,6 +82,12 @@ function fieldsOf(branches: readonly z.core.$ZodType[], key: string): z.core.$Zo
     if (Object.hasOwn(shape, key)) fields.push(shape[key]!);
   }
   return fields;
+}
+
+/** Whether an object schema refuses or strips keys it doesn't name (no catch-all schema for them). */
+function takesNoOtherKeys(object: z.core.$ZodType): boolean {
+  const { catchall } = def(object);
+  return catchall === undefined || def(catchall).type === "never";
 }
 
 /** Whether values under `schema` may be objects or arrays (anything else holds no optional field). */

@@ -78,7 +78,7 @@ function place(doc: Doc, items: readonly PreparedListItem[], ordered: boolean, d
   doc.font("regular").fontSize(STYLE.body);
   // A right-to-left list counts in its own letters (Latin ones read the other way: ".1" but "a.").
   const letters = rightToLeft(doc) ? (items.some((item) => HEBREW.test(runsText(item.runs))) ? HEBREW_LETTERS : ARABIC_LETTERS) : undefined;
-  const markers = items.map((_, i) => (ordered ? orderedMarker(start + i, depth, letters) : BULLETS[depth % BULLETS.length]!));
+  const markers = items.map((item, i) => item.marker ?? (ordered ? orderedMarker(start + i, depth, letters) : BULLETS[depth % BULLETS.length]!));
   const markerWidth = Math.max(10, ...markers.map((m) => doc.widthOfString(m))) + 5;
   const x = left + depth * INDENT;
   return items.flatMap((item, i) => [{ item, depth, marker: markers[i]!, x, markerWidth }, ...place(doc, item.items, ordered, depth + 1)]);

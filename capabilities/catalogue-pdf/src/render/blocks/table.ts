@@ -2,6 +2,7 @@ import LineBreaker from "linebreak";
 import { ToolError } from "@selu-catalogue/kit";
 import { type Run, runsText } from "../../document/inline.js";
 import type { PreparedBlock } from "../../document/prepare.js";
+import { NO_NUMBER, NUMBER } from "../../document/numbers.js";
 import { needsOwnLayout } from "../../text/bidi-paragraph.js";
 import { rightToLeft } from "../../text/doc-text.js";
 import { type FontKey, fontKeyFor } from "../fonts.js";
@@ -60,7 +61,7 @@ function layOutStart(doc: Doc, table: Table) {
   let columns = columnWidths(table, available, measure, SIZE);
   // Too wide for a portrait page even in the smallest text: set on landscape pages (text after it goes on
   // on a page of the document's own orientation), as a person would turn the page for it in a word processor.
-  const turned = own === "portrait" && wholeWordsSize(columns.words, available) < MIN_SIZE;
+  const turned = own === "portrait" && tooWide(columns.words, available);
   if (turned) available = textWidthIn(doc, "landscape");
   const size = Math.max(MIN_SIZE, Math.floor(wholeWordsSize(columns.words, available) * 4) / 4);
   if (size < SIZE || turned) columns = columnWidths(table, available, measure, size);
@@ -73,6 +74,17 @@ function layOutStart(doc: Doc, table: Table) {
     -1,
   );
   return { turned, widths, size, aligns, rowOf, header, first: table.rows.length > 0 ? rowOf(table.rows[0]!, 0) : undefined };
+}
+
+/** Whether a table's numbers and short words can't all stay whole `available` points wide, even in MIN_SIZE text. */
+function tooWide(words: readonly number[], available: number): boolean {
+  return wholeWordsSize(words, available) < MIN_SIZE;
+}
+
+/** Whether a table is too wide for a portrait page of `doc` (measured anew, so its layout is not fixed yet). */
+export function tooWideForPortrait(doc: Doc, table: Table): boolean {
+  const width = textWidthIn(doc, "portrait");
+  return tooWide(columnWidths(table, width, measurer(doc), SIZE).words, width);
 }
 
 /** Whether a table is set on landscape pages in a portrait document (see layOutStart). */
@@ -357,20 +369,28 @@ function columnWidths(table: Table, available: number, measure: Measure, size: n
 }
 
 /**
- * A cell's width on one line; `eachWord` is given the width of each of its words (measured only then, and
- * a run of one word only once).
+ * A cell's width on one line, or its widest line when it has line breaks (an address given as lines);
+ * `eachWord` is given the width of each of its words (measured only then, and a run of one word only once).
  */
 function lineWidthOf(cell: readonly Run[], measure: Measure, tableSize: number, eachWord?: (width: number, chars: number) => void): number {
+  let widest = 0;
   let lineWidth = 0;
   for (let r = 0; r < cell.length; r++) {
     const { text } = cell[r]!;
     const face = fontKeyFor(cell[r]!);
     const size = runSize(cell[r]!, tableSize);
-    const width = measure(text, face, size);
-    lineWidth += width;
-    if (eachWord) eachWordOf(text, width, face, size, measure, eachWord);
+    const lines = text.includes("\n") ? text.split("\n") : [text];
+    for (let i = 0; i < lines.length; i++) {
+      if (i > 0) {
+        widest = Math.max(widest, lineWidth);
+        lineWidth = 0;
+      }
+      const width = measure(lines[i]!, face, size);
+      lineWidth += width;
+      if (eachWord && lines[i]) eachWordOf(lines[i]!, width, face, size, measure, eachWord);
+    }
   }
-  return lineWidth;
+  return Math.max(widest, lineWidth);
 }
 
 /**
@@ -431,12 +451,6 @@ function capped(values: readonly number[], total: number): number[] {
   }
   return [...values];
 }
-
-// A cell standing for no number in a column of them: empty, a dash, "n/a".
-const NO_NUMBER = /^(?:|[-–—−]|n\/?a)$/iu;
-
-// A cell that is a number: an amount, a count, a date or time, a percentage, a range of them.
-const NUMBER = /^[-+−(]?[$€£¥₹]?\s?\d[\d\s.,'’:/–-]*%?\)?(?:\s?[$€£¥₹%]|\s?[A-Z]{3})?$/u;
 
 /**
  * Column widths from each column's longest word and longest line (see {@link columnWidths}). When the
