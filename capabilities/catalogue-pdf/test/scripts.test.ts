@@ -307,6 +307,30 @@ describe("text in several fonts is measured in each", () => {
   });
 });
 
+describe("tables of several scripts", () => {
+  it("sets a row's Chinese, Arabic, Hindi and Thai cells on the Latin cells' baseline, each at its column's side", async () => {
+    const rows = [
+      ["Tokyo", "東京", "+81 3 1234 5678"],
+      ["Dubai", "دبي", "+971 4 123 4567"],
+      ["Delhi", "दिल्ली", "+91 11 2345 6789"],
+      ["Bangkok", "กรุงเทพฯ", "+66 2 123 4567"],
+    ];
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "Offices", sections: [{ heading: "List", content: [{ type: "table", columns: ["City", "Local name", "Phone"], rows }] }] }));
+    // pdf.js's text items, each at its baseline's origin (an independent reader: poppler's boxes go by each font's ascent).
+    const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    const task = getDocument({ data: new Uint8Array(bytes) });
+    const items = ((await (await (await task.promise).getPage(1)).getTextContent()).items as { str: string; transform: number[] }[]).filter((i) => i.str.trim());
+    await task.destroy();
+    // Found by their first letter: pdf.js gives a cell's glyphs as several items where marked content spans them.
+    const origin = (text: string) => items.find((i) => i.str.includes(text) || (/^\P{Script=Latin}/u.test(text) && i.str.startsWith(text[0]!)))!.transform;
+    for (const [city, local] of rows) {
+      expect(Math.abs(origin(local!)[5]! - origin(city!)[5]!), local).toBeLessThan(0.3);
+      // A left-aligned column: the local name starts where the column's header does, Arabic too.
+      expect(Math.abs(origin(local!)[4]! - origin("Local name")[4]!), local).toBeLessThan(1);
+    }
+  });
+});
+
 describe("right-to-left documents", () => {
   it("starts a table's first column, a list's markers and paragraphs at the right margin", async () => {
     const result = await pdf.ok("create_pdf_document", {

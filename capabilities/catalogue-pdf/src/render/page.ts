@@ -63,6 +63,8 @@ export interface RunsOptions {
   first?: PDFKit.Mixins.TextOptions;
   /** In a list item or cell of a right-to-left document: `align` counts from its right edge (see BidiStyle). */
   inRightToLeft?: boolean;
+  /** A table's cell: text in other scripts keeps the body font's baseline and the column's alignment (see BidiStyle). */
+  cell?: boolean;
   /** The text's last line goes on in the next call (pdfkit's wrapper; a long paragraph drawn in pieces). */
   continues?: boolean;
   /** This call goes on with the line the last one left (`continues`), not at (x, doc.y). */
@@ -203,6 +205,7 @@ function bidiStyle(options: RunsOptions): BidiStyle {
     lineGap: options.lineGap ?? STYLE.lineGap,
     align: options.align ?? "left",
     inRightToLeft: options.inRightToLeft ?? false,
+    cell: options.cell ?? false,
     sizeOf: (run) => sizeOf(run, options),
     colorOf: (run) => (run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color),
   };

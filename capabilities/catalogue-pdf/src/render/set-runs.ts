@@ -12,9 +12,12 @@ export function setRuns(doc: Doc, runs: readonly Run[], options: RunsOptions): v
   if (!writeBroken(doc, runs, options)) writeRuns(doc, runs, options);
 }
 
-/** The height runs take when written with `setRuns` or `writeRuns` (page.ts), measured in the widest face they use. */
-export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap): number {
-  if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
+/**
+ * The height runs take when written with `setRuns` or `writeRuns` (page.ts), measured in the widest face
+ * they use; `cell` as the writing's RunsOptions say.
+ */
+export function runsHeight(doc: Doc, runs: readonly Run[], width: number, size: number, lineGap: number = STYLE.lineGap, cell = false): number {
+  if (needsOwnLayout(doc, runs)) return bidiHeight(doc, runs, { width, lineGap, align: "left", cell, sizeOf: (run) => sizeOf(run, { size }), colorOf: () => STYLE.text });
   // One face: measured by our line breaking, as writeBroken sets it (pdfkit's wrapper measures each word again).
   const broken = brokenHeight(doc, runs, width, size, lineGap);
   if (broken !== undefined) return broken;

@@ -24,6 +24,13 @@ export interface BidiStyle {
    * document) whichever way the paragraph runs: left-to-right text there starts at the right edge too.
    */
   inRightToLeft?: boolean;
+  /**
+   * A table's cell: every line's baseline at the body font's ascent, however tall its other fonts are (an
+   * Arabic or Chinese cell's text sits on the same baseline as the Latin ones beside it, not 2-5 points
+   * lower), and `align` the column's whichever way the text runs (an Arabic name in a left-aligned column
+   * of a left-to-right document starts at the left, as the names above it do).
+   */
+  cell?: boolean;
   sizeOf(run: Run): number;
   colorOf(run: Run): string;
 }
@@ -93,7 +100,7 @@ function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
     const run = runs[0] ?? { text: " ", bold: false, italic: false, code: false };
     pieces.push({ ...fontRuns(" ", fontKeyFor(run))[0]!, start: 0, end: 1, run, size: style.sizeOf(run) });
   }
-  return { text, levels, pieces, lines: measuredLines(doc, pieces, breakLines(doc, text, pieces, style.width)) };
+  return { text, levels, pieces, lines: measuredLines(doc, pieces, breakLines(doc, text, pieces, style.width), style.cell) };
 }
 
 /**
@@ -102,7 +109,7 @@ function layout(doc: Doc, runs: readonly Run[], style: BidiStyle): Laid {
  * and looked double-spaced for one word). The baseline sits at the body font's ascent, lower on a line
  * whose font reaches higher (its marks), so nothing meets the line above.
  */
-function measuredLines(doc: Doc, pieces: readonly Piece[], lines: readonly { start: number; end: number }[]): Line[] {
+function measuredLines(doc: Doc, pieces: readonly Piece[], lines: readonly { start: number; end: number }[], bodyBaseline = false): Line[] {
   const body = fonts().regular;
   const bodyAscent = (body.ascent / body.unitsPerEm) * Math.max(...pieces.map((p) => p.size));
   const metrics = new Map<string, { height: number; ascent: number }>();
@@ -123,7 +130,7 @@ function measuredLines(doc: Doc, pieces: readonly Piece[], lines: readonly { sta
     // A blank line (its spaces trimmed) is as tall as the piece it starts in.
     for (let i = first; i < pieces.length && (i === first || pieces[i]!.start < end); i++) {
       const m = metricsOf(pieces[i]!);
-      ascent = Math.max(ascent, m.ascent);
+      if (!bodyBaseline) ascent = Math.max(ascent, m.ascent);
       below = Math.max(below, m.height - m.ascent);
     }
     return { start, end, height: ascent + below, ascent };
@@ -224,7 +231,8 @@ export function writeBidi(doc: Doc, runs: readonly Run[], x: number, style: Bidi
     const widths = items.map((item) => measure(doc, pieces, text, item.from, item.to));
     const total = widths.reduce((a, b) => a + b, 0);
     const rtl = (paragraphLevel(levels, line.start) & 1) === 1;
-    const align = rtl || style.inRightToLeft ? ({ left: "right", right: "left", justify: "right", center: "center" } as const)[style.align] : style.align;
+    const mirrored = style.cell ? style.inRightToLeft : rtl || style.inRightToLeft;
+    const align = mirrored ? ({ left: "right", right: "left", justify: "right", center: "center" } as const)[style.align] : style.align;
     let at = align === "right" ? x + style.width - total : align === "center" ? x + (style.width - total) / 2 : x;
     items.forEach((item) => {
       const { piece } = item;

@@ -240,7 +240,7 @@ function drawRow(
     // One function draws each cell in turn, `c`, with one options object updated for it (a table has
     // thousands of cells: no closure or options each; neither outlives the call that draws the cell).
     let c = 0;
-    const options: RunsOptions = { x: 0, width: 0, size, align: "left", lineGap: 1, inRightToLeft: rtl };
+    const options: RunsOptions = { x: 0, width: 0, size, align: "left", lineGap: 1, inRightToLeft: rtl, cell: true };
     const draw = () => {
       const laid = lines[c];
       if (laid) for (let i = 0; i < laid.length; i++) writeLine(doc, laid[i]!.runs, laid[i]!.width, options, color);
@@ -308,6 +308,7 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
         widths[c]! - 2 * PAD,
         size,
         1,
+        true,
       );
       oneLine.set(key, height);
     }
@@ -322,7 +323,7 @@ function rows(doc: Doc, widths: readonly number[], natural: ReadonlyMap<number, 
       const laid = !simple || needsOwnLayout(doc, cell) ? undefined : lineWidths[c]! <= width - 1 ? [{ runs: cell, width: lineWidths[c]! }] : breakLines(cell, width, sizeOf, measure);
       // Text that fits on one line is one line high however it is set.
       const count = laid?.length ?? (simple && lineWidths[c]! <= width - 1 ? 1 : 0);
-      height = Math.max(height, count > 0 ? count * lineHeight(cell, c) : runsHeight(doc, cell, width, size, 1));
+      height = Math.max(height, count > 0 ? count * lineHeight(cell, c) : runsHeight(doc, cell, width, size, 1, true));
       return laid;
     });
     return { cells, lines, height: height + 2 * PAD };
