@@ -76,6 +76,11 @@ export const PDF_LIMITS = {
   maxPdfStreams: 20_000,
   maxPdfObjects: 80_000,
   /**
+   * Objects a merge holds, counting each input's twice (pdf-lib keeps the file it copies from while the
+   * copies grow): a 781 KB file of 75,000 small objects ran the process out of its 128 MiB heap.
+   */
+  maxMergeObjects: 80_000,
+  /**
    * What a PDF's object streams may decode to in all: pdf-lib parses it into objects, a string a character
    * at a time, some 15 times its size in heap (10,000 bookmarks of 500 characters, 40 MB of object
    * streams from a 270 KB file, took 615 MiB).
@@ -85,6 +90,8 @@ export const PDF_LIMITS = {
   maxPdfPages: 10_000,
   /** Nesting depth of a page tree (writers use 3-5 levels even for thousands of pages). */
   maxPageTreeDepth: 64,
+  /** How long extract_pdf_text reads pages before it answers with those it has (`truncated`). */
+  maxExtractMs: 20_000,
   /** Text pieces pdf.js may give for one page; a page drawing the same text a million times stops here. */
   maxTextItemsPerPage: 100_000,
 } as const;

@@ -40,7 +40,34 @@ async function refusedAndAlive(tool: string, bomb: Buffer, error: RegExp) {
   expect(memory.peakMiB()).toBeLessThan(limitMiB);
 }
 
+/** A one-page PDF whose page holds `count` small objects, in object streams (pdf-lib's, not the code under test). */
+async function manyObjects(count: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([300, 200]);
+  const refs = Array.from({ length: count }, (_, i) => doc.context.register(doc.context.obj({ K: i, V: [1, 2, 3] })));
+  page.node.set(PDFName.of("PieceInfo"), doc.context.obj({ X: { Private: doc.context.obj(refs) } }));
+  return Buffer.from(await doc.save({ useObjectStreams: true }));
+}
+
 describe("PDF decompression bombs under the manifest's memory limit", () => {
+  it("merge_pdfs refuses files of more objects than a merge holds, before reading them, and merges 30,000", async () => {
+    // 75,000 objects in a 781 KB file ran the process out of heap: pdf-lib holds the file and its copies.
+    const big = await manyObjects(45_000);
+    await refusedAndAlive(
+      "merge_pdfs",
+      big,
+      /^attachments\[0\] \(bomb\.pdf\): the PDF has 45,\d{3} objects, more than the 40,000 a merge holds in memory; it can't be merged here, but extract_pdf_text can read it$/,
+    );
+    const half = pdf.file(await manyObjects(30_000), "half.pdf", "application/pdf");
+    memory.resetPeak();
+    expect(await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: half }] })).toMatchObject({ pages: 1 });
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: half }, { artifact_id: half }] })).toMatch(
+      /^attachments\[1\] \(half\.pdf\): with the files before it, the PDFs have more than 40,000 objects \(this one 30,\d{3}\), more than one merge holds in memory; merge fewer files at a time$/,
+    );
+    console.info(`merge_pdfs of 30,000 objects: peak ${memory.peakMiB()} MiB of ${limitMiB} (${memory.kind})`);
+    expect(memory.peakMiB()).toBeLessThan(limitMiB);
+  }, 60_000);
+
   it("extract_pdf_text refuses a 131 KB page whose content inflates to 128 MiB", async () => {
     expect(bombs.content!.length).toBeLessThan(140_000);
     await refusedAndAlive("extract_pdf_text", bombs.content!, /^attachments\[0\] \(bomb\.pdf\): a stream decodes to more than 16 MiB; the PDF can't be read safely/);

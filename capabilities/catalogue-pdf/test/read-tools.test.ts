@@ -198,6 +198,26 @@ describe("extract_pdf_text", () => {
     expect(await pdf.fails("extract_pdf_text", { attachments: [{ artifact_id: one }, { artifact_id: two }], pages: "6-" })).toBe('pages: "6-" names no page of any file; the longest has 5 pages');
   });
 
+  it("takes the same pages given on every file as the pages to read from each, and refuses different ones", async () => {
+    const one = pdf.file(await labelledPdf("One", 3), "one.pdf", "application/pdf");
+    const two = pdf.file(await labelledPdf("Two", 3), "two.pdf", "application/pdf");
+    const out = await extract({
+      attachments: [
+        { artifact_id: one, pages: "2" },
+        { artifact_id: two, pages: "2" },
+      ],
+    });
+    expect(out.pages.map((p) => p.text)).toEqual(["One page 2", "Two page 2"]);
+    expect(
+      await pdf.fails("extract_pdf_text", {
+        attachments: [
+          { artifact_id: one, pages: "1" },
+          { artifact_id: two, pages: "2" },
+        ],
+      }),
+    ).toBe('invalid arguments for extract_pdf_text: attachments[0]: unknown key "pages" (it takes: artifact_id); attachments[1]: unknown key "pages" (it takes: artifact_id)');
+  });
+
   it("stops at max_chars and says so", async () => {
     const id = pdf.file(await labelledPdf("Long", 40), "long.pdf", "application/pdf");
     const out = await extract({ attachments: [{ artifact_id: id }], max_chars: 100 });
@@ -205,6 +225,33 @@ describe("extract_pdf_text", () => {
     expect(out.pages.map((p) => p.text).join("").length).toBe(100);
     // Nine pages of "Long page n" (11 characters each) and the first character of the tenth.
     expect(out.pages.map((p) => p.text).slice(-2)).toEqual(["Long page 9", "L"]);
+  });
+
+  it("cuts a page with far more text than max_chars and keeps serving (the cut page's stream closed the process)", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    // Three pages of 100 lines of 80 characters: 8,000 each, more than max_chars and the 4,096 read past it.
+    for (let p = 1; p <= 3; p++) {
+      const page = doc.addPage([600, 820]);
+      for (let l = 0; l < 100; l++) page.drawText(`P${p} L${String(l).padStart(2, "0")} ${"abcdefghij".repeat(7)}x`.padEnd(80, "y"), { x: 10, y: 810 - l * 8, size: 6, font });
+    }
+    const id = pdf.file(Buffer.from(await doc.save()), "dense.pdf", "application/pdf");
+    for (const max of [100, 2_000]) {
+      const out = await extract({ attachments: [{ artifact_id: id }], max_chars: max });
+      expect(out.truncated).toBe(true);
+      expect(out.pages.map((p) => p.text).join("").length).toBe(max);
+    }
+    expect((await extract({ attachments: [{ artifact_id: id }], pages: "3" })).pages[0]!.text).toContain("P3 L99");
+  });
+
+  it("never cuts a character in two at max_chars (an emoji is two UTF-16 units)", async () => {
+    const created = await pdf.ok("create_pdf_document", { title: "Emoji", sections: [{ heading: "E", content: [`A${"😀🎉👍".repeat(60)}`] }] });
+    for (const max of [100, 101, 102, 103]) {
+      const out = await extract({ attachments: [{ artifact_id: artifactId(created) }], max_chars: max });
+      const text = out.pages.map((p) => p.text).join("");
+      expect(text).not.toMatch(/[\uD800-\uDBFF]$/);
+      expect(text.length).toBeLessThanOrEqual(max);
+    }
   });
 
   it("keeps the result under Selu's ~48 KiB by bytes too: Cyrillic takes two bytes a letter", async () => {
@@ -264,11 +311,28 @@ describe("merge_pdfs", () => {
 
   it("refuses a bad range on one attachment, naming it", async () => {
     const one = pdf.file(await labelledPdf("One", 2), "one.pdf", "application/pdf");
-    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one }, { artifact_id: one, pages: "3-1" }] })).toBe("attachments[1].pages: 3-1 runs backwards; write the lower page first");
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one }, { artifact_id: one, pages: "3-1" }] })).toBe(
+      "attachments[1].pages: 3-1 runs backwards; write 1-3, or 3,2,1 for the pages in reverse order",
+    );
     expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one, pages: "0" }] })).toBe("attachments[0].pages: pages are numbered from 1");
     // A number where a string is advertised is already refused by the orchestrator's schema check.
     expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one, pages: 2 }] })).toBe(
       "Tool argument validation failed for 'catalogue-pdf__merge_pdfs': $.attachments[0].pages expected string. Regenerate this tool call with a valid argument shape.",
+    );
+  });
+
+  it("takes a file's pages by another name, and refuses a key it has no use for, naming what a file takes", async () => {
+    const one = pdf.file(await labelledPdf("One", 3), "one.pdf", "application/pdf");
+    const merged = await pdf.ok("merge_pdfs", {
+      attachments: [
+        { artifact_id: one, page: "2" },
+        { artifact_id: one, page_range: "3" },
+      ],
+    });
+    expect(pdfPageTexts(pdf.bytes(merged)).map((t) => t.trim())).toEqual(["One page 2", "One page 3"]);
+    // Ignored, a rotation the tool can't do would have been a success that did not do it.
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one, rotate: 90 }] })).toBe(
+      'invalid arguments for merge_pdfs: attachments[0]: unknown key "rotate" (it takes: artifact_id, pages)',
     );
   });
 

@@ -87,6 +87,15 @@ interface Def {
 }
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
+// Objects whose keys a model writes otherwise than the schema reads them (an attachment: `artifact_id`,
+// which Selu rewrites to `capability_artifact_id` and the file's name, type and size).
+const modelKeys = new WeakMap<z.ZodType, readonly string[]>();
+
+/** Says which keys an error names as what `object` takes, in place of its schema's own. */
+export function takesKeys(object: z.ZodType, keys: readonly string[]): void {
+  modelKeys.set(object, keys);
+}
+
 /**
  * The keys the object at `path` of the checked value takes, by walking the schema alongside the value
  * (through optional, default and transformed schemas, and into the union member the value is of: the
@@ -102,7 +111,10 @@ export function acceptedKeys({ schema, value }: Checked, path: readonly Property
     else return undefined;
     held = (held as Record<PropertyKey, unknown> | undefined)?.[key];
   }
-  const def = at && defOf(memberFor(at, held));
+  const object = at && memberFor(at, held);
+  const given = object && modelKeys.get(object);
+  if (given) return [...given];
+  const def = object && defOf(object);
   return def?.type === "object" && def.shape ? Object.keys(def.shape) : undefined;
 }
 

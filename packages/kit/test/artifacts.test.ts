@@ -99,7 +99,7 @@ describe("input artifacts", () => {
     expect(up.error).toBe("");
     expect(up.sizeBytes).toBe(700_000);
     const result = await call(h.client, "digest", {
-      attachments: [{ capability_artifact_id: up.capabilityArtifactId, filename: "photo.png", mime_type: "image/png", size_bytes: 700_000, note: "kept" }],
+      attachments: [{ capability_artifact_id: up.capabilityArtifactId, filename: "photo.png", mime_type: "image/png", size_bytes: 700_000 }],
     });
     expect(result.files).toEqual([{ filename: "photo.png", mime_type: "image/png", size: 700_000, sha256: sha256(bytes) }]);
   });

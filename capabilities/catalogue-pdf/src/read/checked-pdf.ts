@@ -10,6 +10,14 @@ export interface CheckedPdf {
   doc: PDFDocument;
   /** Pages counted by walking the tree, each node once. */
   pages: number;
+  /** Its objects, counted on the raw bytes (object streams' included). */
+  objects: number;
+}
+
+/** At most how many objects a file may have here, and the error past that (a merge's budget left). */
+export interface ObjectRoom {
+  objects: number;
+  tooMany: (objects: number) => Error;
 }
 
 /**
@@ -18,8 +26,9 @@ export interface CheckedPdf {
  * stopping at `maxPages` (`tooMany` gives the error) before anything is built from the count. Encrypted
  * files are refused with `encryptedAction` in the message: their streams can't be measured unread.
  */
-export async function checkPdf(input: PdfInput, signal: AbortSignal, maxPages: number, tooMany: (count: number) => Error, encryptedAction: string): Promise<CheckedPdf> {
-  await censusStreams(input, signal);
+export async function checkPdf(input: PdfInput, signal: AbortSignal, maxPages: number, tooMany: (count: number) => Error, encryptedAction: string, room?: ObjectRoom): Promise<CheckedPdf> {
+  const { objects } = await censusStreams(input, signal);
+  if (room && objects > room.objects) throw room.tooMany(objects);
   signal.throwIfAborted();
   // Loaded on the first read only: a process that only creates PDFs never holds it.
   const pdfLib = await import("pdf-lib");
@@ -31,5 +40,5 @@ export async function checkPdf(input: PdfInput, signal: AbortSignal, maxPages: n
   );
   if (doc.isEncrypted) throw encryptedError(input, encryptedAction);
   const pages = damagedIfThrows(input, () => countPages(pdfLib, doc, input, maxPages, tooMany));
-  return { doc, pages };
+  return { doc, pages, objects };
 }

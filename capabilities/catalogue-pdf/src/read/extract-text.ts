@@ -1,4 +1,4 @@
-import { cutToJsonBytes, errorMessage, installStandIns, itemsWithin, jsonBytes, ToolError, type ToolResult } from "@selu-catalogue/kit";
+import { cutToJsonBytes, errorMessage, sliceWhole, installStandIns, itemsWithin, jsonBytes, ToolError, type ToolResult } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
@@ -34,13 +34,17 @@ const loadPdfJs = () => {
 
 /**
  * Extracts the text of the given pages of each PDF with pdf.js (lines as the PDF's text items end them),
- * stopping at `maxChars` characters in all. Checks the signal between pages.
+ * stopping at `maxChars` characters in all, or once reading has taken maxExtractMs (then `truncated`, with
+ * the pages read so far). Checks the signal between pages.
  */
 export async function extractText(inputs: readonly PdfInput[], range: string | undefined, maxChars: number, signal: AbortSignal): Promise<ExtractResult> {
   const { getDocument } = await loadPdfJs();
   const result: ExtractResult = { files: [], pages: [], total_pages: 0, truncated: false };
   let budget = maxChars;
   let bytesLeft: number = PDF_LIMITS.maxExtractJsonBytes;
+  // A small file can still take long: 200 pages drawing one shared 15 MiB content stream took pdf.js
+  // 110 s, every page parsing it again, and held the capability's work slots all along.
+  const until = performance.now() + PDF_LIMITS.maxExtractMs;
   // Whether the range names a page of any file (cut to each, it may name none).
   let anyWanted = false;
   for (const [index, input] of inputs.entries()) {
@@ -68,7 +72,7 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
       if (wanted.length > 0) anyWanted = true;
       if (!range && pageCount > PDF_LIMITS.maxExtractPages) result.truncated = true;
       for (const pageIndex of wanted) {
-        if (budget <= 0 || bytesLeft <= 0) {
+        if (budget <= 0 || bytesLeft <= 0 || performance.now() > until) {
           result.truncated = true;
           break;
         }
@@ -82,8 +86,10 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
           .replace(/[ \t]+\n/g, "\n")
           .trimEnd();
         if (text.length > budget) {
-          text = text.slice(0, budget);
+          // Not between the halves of a character outside the BMP (an emoji): a lone half is not JSON Selu reads.
+          text = sliceWhole(text, budget);
           result.truncated = true;
+          budget = text.length;
         }
         if (textBytes(text) > bytesLeft) {
           text = cutToJsonBytes(text, bytesLeft);
@@ -137,7 +143,9 @@ async function pageText(pdf: PdfDocument, pageIndex: number, input: PdfInput, si
         }
       }
     } finally {
-      if (cut) await reader.cancel().catch(() => {});
+      // pdf.js marks its stream closed only when cancelled with an Error: without one, its own close
+      // message for the page, already sent, closed the stream again and threw out of the process.
+      if (cut) await reader.cancel(new Error("the page's text was cut")).catch(() => {});
       reader.releaseLock();
       page.cleanup();
     }

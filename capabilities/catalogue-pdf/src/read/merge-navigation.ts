@@ -1,3 +1,4 @@
+import { sliceWhole } from "@selu-catalogue/kit";
 import { PDFArray, PDFDict, type PDFDocument, PDFHexString, PDFName, PDFNull, PDFNumber, type PDFObject, type PDFPage, PDFRef, PDFString } from "pdf-lib";
 
 // What merge_pdfs keeps of each file's navigation, which pdf-lib's copyPages leaves behind: links to named
@@ -93,7 +94,7 @@ export function fileBookmark(source: PDFDocument, merged: PDFDocument, first: PD
   } catch {
     // A title that is no string: the file name then.
   }
-  return { title: (title || filename).slice(0, MAX_TITLE), target: merged.context.obj([first.ref, PDFName.of("Fit")]), children: bookmarksOf(source, merged, pages, budget) };
+  return { title: sliceWhole(title || filename, MAX_TITLE), target: merged.context.obj([first.ref, PDFName.of("Fit")]), children: bookmarksOf(source, merged, pages, budget) };
 }
 
 /** The bookmarks of `source`, their destinations in the merged file (those to pages not taken left out). */
@@ -116,7 +117,7 @@ function bookmarksOf(source: PDFDocument, merged: PDFDocument, pages: PageMap, b
       if (target) {
         budget.left -= 1;
         const title = resolved(source, item.get(PDFName.of("Title")));
-        items.push({ title: title instanceof PDFString || title instanceof PDFHexString ? title.decodeText().slice(0, MAX_TITLE) : "Untitled", target, children });
+        items.push({ title: title instanceof PDFString || title instanceof PDFHexString ? sliceWhole(title.decodeText(), MAX_TITLE) : "Untitled", target, children });
       } else items.push(...children);
     }
     return items;

@@ -24,13 +24,17 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
   const bookmarks: Bookmark[] = [];
   const budget = { left: navigation.MAX_BOOKMARKS };
   let total = 0;
+  // pdf-lib holds a file's objects while it copies them into the merged document: each object counts twice.
+  let objectsLeft = PDF_LIMITS.maxMergeObjects;
   const tooMany = () => new ToolError(`the merged PDF would have more than ${PDF_LIMITS.maxMergePages} pages; merge fewer pages`);
   for (const input of inputs) {
     signal.throwIfAborted();
     const room = PDF_LIMITS.maxMergePages - total;
     // Without a range every page is taken, so the tree may hold only what still fits; with one, any
     // document up to the per-file page bound (the ranges pick from it).
-    const { doc: source, pages: count } = await checkPdf(input, signal, input.pages ? PDF_LIMITS.maxPdfPages : room, input.pages ? tooManyPages(input) : tooMany, "merged");
+    const objectRoom = { objects: objectsLeft / 2, tooMany: (objects: number) => tooManyObjects(input, objects, objectsLeft < PDF_LIMITS.maxMergeObjects) };
+    const { doc: source, pages: count, objects } = await checkPdf(input, signal, input.pages ? PDF_LIMITS.maxPdfPages : room, input.pages ? tooManyPages(input) : tooMany, "merged", objectRoom);
+    objectsLeft -= objects;
     const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, { maxPages: room, tooMany }) : [...Array(count).keys()];
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();
@@ -64,6 +68,16 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     throw new ToolError(`the merged PDF is ${formatBytes(bytes.byteLength)}, over the ${formatBytes(maxBytes)} limit for a file; merge fewer pages`);
   }
   return { bytes, pages: total };
+}
+
+/** The error for an input with more objects than a merge can still hold (`after`: other files came first). */
+function tooManyObjects(input: PdfInput, objects: number, after: boolean): ToolError {
+  const most = formatCount(PDF_LIMITS.maxMergeObjects / 2);
+  return new ToolError(
+    after
+      ? `${input.field} (${input.filename}): with the files before it, the PDFs have more than ${most} objects (this one ${formatCount(objects)}), more than one merge holds in memory; merge fewer files at a time`
+      : `${input.field} (${input.filename}): the PDF has ${formatCount(objects)} objects, more than the ${most} a merge holds in memory; it can't be merged here, but extract_pdf_text can read it`,
+  );
 }
 
 /** The error for an input whose page tree passes the per-file page bound. */

@@ -35,7 +35,10 @@ export function parsePageRanges(spec: string, pageCount: number, field: string, 
     const open = toText === "";
     let to = toText === undefined ? from : open ? Math.max(pageCount, from) : Number(toText);
     if (from < 1 || to < 1) throw new ToolError(`${field}: pages are numbered from 1`);
-    if (from > to) throw new ToolError(`${field}: ${part.trim()} runs backwards; write the lower page first`);
+    if (from > to) {
+      const reverse = from - to < 10 ? Array.from({ length: from - to + 1 }, (_, i) => from - i).join(",") : `${from},${from - 1},…,${to}`;
+      throw new ToolError(`${field}: ${part.trim()} runs backwards; write ${to}-${from}, or ${reverse} for the pages in reverse order`);
+    }
     if (to > pageCount) {
       if (!options.clip) throw new ToolError(`${field}: asks for page ${open ? from : to}, but the document has ${pageCount} page${pageCount === 1 ? "" : "s"}`);
       to = pageCount;

@@ -25,7 +25,7 @@ export async function censusStreams(input: PdfInput, signal: AbortSignal): Promi
   const { bytes } = input;
   const text = bytes.toString("latin1");
   const refuse = (what: string) => new ToolError(`${input.field} (${input.filename}): ${what}; the PDF can't be read safely (it looks like a decompression bomb). Attach a simpler or smaller PDF`);
-  const objects = countObjects(text);
+  let objects = countObjects(text);
   if (objects > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfObjects)} objects`);
   let streams = 0;
   let decodedBytes = 0;
@@ -50,7 +50,8 @@ export async function censusStreams(input: PdfInput, signal: AbortSignal): Promi
     if (imageBytes > PDF_LIMITS.maxPdfImageDecodedBytes) throw refuse(`its images decode to more than ${formatBytes(PDF_LIMITS.maxPdfImageDecodedBytes)} in all`);
     if (/\/Type\s*\/ObjStm\b/.test(dict)) {
       const count = Number(/\/N\s+(\d+)/.exec(dict)?.[1] ?? 0);
-      if (objects + count > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfObjects)} objects`);
+      objects += count;
+      if (objects > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfObjects)} objects`);
       objectStreamBytes += size;
       if (objectStreamBytes > PDF_LIMITS.maxObjectStreamDecodedBytes) throw refuse(`its object streams decode to more than ${formatBytes(PDF_LIMITS.maxObjectStreamDecodedBytes)} in all`);
     }

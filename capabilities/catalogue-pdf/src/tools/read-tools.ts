@@ -27,6 +27,7 @@ export const extractPdfText = tool({
       .optional()
       .describe(`Stop after this many characters in all (default ${L.defaultExtractChars}); truncated is true when it cut the text`),
   }),
+  repair: pagesOnceForAll,
   policy: "allow",
   fit: fitExtract,
   async run(args, ctx) {
@@ -54,7 +55,10 @@ export const mergePdfsTool = tool({
     filename: pdfFilename("merged.pdf").optional().describe("File name of the result (default merged.pdf)"),
     title: z.string().min(1).max(300).optional().describe("Title stored in the merged PDF's metadata"),
   }),
-  repair: repairFilename,
+  repair: (args) => {
+    const renamed = pagesByName(args);
+    return repairFilename(args) || renamed;
+  },
   policy: "allow",
   // Not terminal: Selu would show the user this JSON result verbatim as the whole reply and end the turn
   // (before a follow-up such as emailing the file). The model answers instead; the file is attached anyway.
@@ -66,3 +70,36 @@ export const mergePdfsTool = tool({
     return { ok: true, artifact, pages, size_bytes: bytes.byteLength };
   },
 });
+
+type Element = Record<string, unknown>;
+const elementsOf = (args: Record<string, unknown>): Element[] =>
+  Array.isArray(args.attachments) ? args.attachments.filter((a): a is Element => typeof a === "object" && a !== null && !Array.isArray(a)) : [];
+
+/**
+ * extract_pdf_text reads `pages` once, for every file: the same `pages` given on each attachment (as
+ * merge_pdfs takes them) is taken as that; true when changed. Different ones stay, refused by name.
+ */
+function pagesOnceForAll(args: Record<string, unknown>): boolean {
+  const elements = elementsOf(args);
+  const given = elements.map((e) => e.pages);
+  if (args.pages !== undefined || elements.length === 0 || typeof given[0] !== "string" || given.some((p) => p !== given[0])) return false;
+  args.pages = given[0];
+  for (const e of elements) delete e.pages;
+  return true;
+}
+
+// Other names models give a file's pages in merge_pdfs.
+const PAGES_KEYS = ["page", "page_range", "pageRange", "page_ranges", "range", "ranges"];
+
+/** merge_pdfs: a file's pages under another name (`page`, `page_range`, …) as its `pages`; true when changed. */
+function pagesByName(args: Record<string, unknown>): boolean {
+  let changed = false;
+  for (const e of elementsOf(args)) {
+    const key = PAGES_KEYS.find((k) => k in e);
+    if (key === undefined || e.pages !== undefined) continue;
+    e.pages = typeof e[key] === "number" ? String(e[key]) : e[key];
+    delete e[key];
+    changed = true;
+  }
+  return changed;
+}

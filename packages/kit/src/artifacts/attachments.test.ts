@@ -47,9 +47,13 @@ describe("attachments()", () => {
     expect(formatIssues(parsed.error!.issues)).toBe("files[0].pages: expected pages like 2-4");
   });
 
-  it("keeps an element's other keys and refuses one the orchestrator did not upload", () => {
-    expect(input.parse({ files: [{ capability_artifact_id: "a1", note: "x" }] }).files[0]).toMatchObject({ note: "x" });
+  it("refuses an element's key no field names, naming what an element takes as the model writes it, and one the orchestrator did not upload", () => {
+    const value = { files: [{ capability_artifact_id: "a1", filename: "a.pdf", mime_type: "application/pdf", size_bytes: 3, page: "2" }] };
+    const unknown = input.safeParse(value);
+    expect(formatIssues(unknown.error!.issues, undefined, { schema: input, value })).toBe('files[0]: unknown key "page" (it takes: artifact_id, pages)');
     const parsed = input.safeParse({ files: [{ artifact_id: "a1" }] });
-    expect(formatIssues(parsed.error!.issues)).toMatch(/^files\[0\]\.capability_artifact_id: has no capability_artifact_id/);
+    expect(formatIssues(parsed.error!.issues)).toBe(
+      "files[0].capability_artifact_id: has no capability_artifact_id: the file was not uploaded by the orchestrator; pass an artifact_id from an earlier tool result",
+    );
   });
 });

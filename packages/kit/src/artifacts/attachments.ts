@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { advertiseAs, toolJsonSchema } from "../json-schema.js";
+import { takesKeys } from "../validation.js";
 
 export interface AttachmentsOptions<F extends z.ZodRawShape = Record<never, never>> {
   /** Tells the model which files fit, e.g. "PDF files to merge, in order". */
@@ -21,17 +22,22 @@ const ARTIFACT_ID_PROPERTY = { type: "string", description: "An artifact_id from
 /**
  * The `attachments` argument of a tool that takes files. The model is shown `[{artifact_id, ...fields}]`;
  * the tool receives what Selu rewrites each element to: `capability_artifact_id`, `filename`,
- * `mime_type`, `size_bytes`, and the element's other keys.
+ * `mime_type`, `size_bytes`, and the element's other keys. A key neither Selu sets nor `fields` names is
+ * refused, naming what an element takes as the model writes it (`artifact_id` and the fields): ignored,
+ * a model's `pages` on a file of a tool that reads `pages` once for all would take every page unsaid.
  */
 export function attachments<F extends z.ZodRawShape = Record<never, never>>(options: AttachmentsOptions<F>) {
   const fields = (options.fields ?? {}) as F;
-  const element = z.looseObject({
+  const element = z.strictObject({
     capability_artifact_id: z.string({ error: MISSING_UPLOAD }).min(1, MISSING_UPLOAD),
+    // Left only on an element Selu did not upload, which the missing capability_artifact_id reports.
+    artifact_id: z.unknown().optional(),
     filename: z.string().optional(),
     mime_type: z.string().optional(),
     size_bytes: z.number().int().nonnegative().optional(),
     ...fields,
   });
+  takesKeys(element, ["artifact_id", ...Object.keys(fields)]);
   let list = z.array(element);
   if (options.min !== undefined) list = list.min(options.min, `expected at least ${options.min} attachment(s)`);
   if (options.max !== undefined) list = list.max(options.max, `expected at most ${options.max} attachments`);
