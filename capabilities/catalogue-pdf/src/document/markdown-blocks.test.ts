@@ -104,6 +104,14 @@ describe("paragraphBlocks", () => {
     ]);
   });
 
+  it("reads the page breaks of LaTeX, HTML and comments as page breaks, and a long line of underscores as a line to sign on", () => {
+    for (const mark of ["\\newpage", "\\pagebreak", '<div style="page-break-after: always"></div>', '<p style="break-before: page">', "<!-- pagebreak -->"]) {
+      expect(paragraphBlocks(`One\n${mark}\nTwo`, "f"), mark).toEqual([{ type: "paragraph", text: "One" }, { type: "page_break" }, { type: "paragraph", text: "Two" }]);
+    }
+    expect(paragraphBlocks("Signed:\n______________________________\nJane Doe", "f")).toEqual([{ type: "paragraph", text: "Signed:\n______________________________\nJane Doe" }]);
+    expect(paragraphBlocks("a\n___\nb", "f")).toEqual([{ type: "paragraph", text: "a" }, { type: "rule" }, { type: "paragraph", text: "b" }]);
+  });
+
   it("reads items with blank lines between them as one list, and joins a line set in under an item to it", () => {
     expect(paragraphBlocks("- First point\n\n- Second point", "f")).toEqual([{ type: "list", ordered: false, items: ["First point", "Second point"] }]);
     expect(paragraphBlocks("1. **Install** it\n\n2. **Configure** it", "f")).toEqual([{ type: "list", ordered: true, items: ["**Install** it", "**Configure** it"] }]);

@@ -172,9 +172,12 @@ function partBlocks(blocks: MarkdownBlock[], lines: string[], field: string, num
     } else if (SETEXT.test(line) && i === start + 1 && isPlainLine(lines[start]!)) {
       // One line of text underlined with === or ---: a heading of its own, as a `#` line.
       blocks.push(boldParagraph(lines[start]!.trim()));
-    } else if (RULE.test(line)) {
+    } else if (RULE.test(line) && !SIGNING_LINE.test(line)) {
       text(start, i);
       blocks.push({ type: "rule" });
+    } else if (PAGE_BREAK.test(line)) {
+      text(start, i);
+      blocks.push({ type: "page_break" });
     } else if (QUOTE_LINE.test(line)) {
       let end = i + 1;
       while (end < lines.length && QUOTE_LINE.test(lines[end]!)) end++;
@@ -195,6 +198,12 @@ function partBlocks(blocks: MarkdownBlock[], lines: string[], field: string, num
   text(start, lines.length);
 }
 
+// A page break as other formats write one: LaTeX's `\newpage`, HTML's `<div style="page-break-after:
+// always">` (or `break-before: page`), a `<!-- pagebreak -->` comment.
+const PAGE_BREAK =
+  /^[ \t]*(?:\\(?:newpage|pagebreak|clearpage)(?:\{\})?|<(?:div|p|hr|br)\b[^>]*(?:page-break-(?:after|before)|break-(?:after|before))\s*:\s*(?:always|page)[^>]*>(?:\s*<\/(?:div|p)>)?|<!--\s*page\s*-?break\s*-->)[ \t]*$/i;
+// Ten or more underscores alone on a line: a line to sign or write on, not a rule.
+const SIGNING_LINE = /_{10,}/;
 // A thematic break: three or more `-`, `*` or `_` alone on a line, spaces between them allowed.
 const RULE = /^ {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$/;
 // The underline of a heading: three or more `=` or `-` alone on the line under its one line of text (not
