@@ -85,6 +85,36 @@ describe("content as meant", () => {
     expect(text).not.toMatch(/1\. 2\.1|32\. April|5\. Liability/);
   });
 
+  it("sets sections without a heading as text (a letter), with no outline or contents entry of their own, and takes a section's keys by other names", async () => {
+    const letter = await pdf.ok("create_pdf_document", {
+      title: "Letter to Ms Weber",
+      table_of_contents: true,
+      sections: [{ content: ["Dear Ms Weber,", "Thank you for your letter."] }, { heading: "Terms", content: ["Net 30."] }, { content: ["Kind regards,\nJohn Roe"] }],
+    });
+    const bytes = pdf.bytes(letter);
+    const text = flat(pdfText(bytes));
+    expect(text).toMatch(/Dear Ms Weber, Thank you for your letter\. .*Terms Net 30\. Kind regards, John Roe/);
+    // One contents entry (the one heading), and one bookmark.
+    expect(text.match(/Terms/g)).toHaveLength(2);
+    const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    const task = getDocument({ data: new Uint8Array(bytes) });
+    expect(((await (await task.promise).getOutline()) ?? []).map((o) => o.title)).toEqual(["Terms"]);
+    await task.destroy();
+    // No heading anywhere: no contents page.
+    const plain = await pdf.ok("create_pdf_document", { title: "Note", table_of_contents: true, sections: [{ content: ["Just a note."] }] });
+    expect(plain.pages).toBe(1);
+    expect(flat(pdfText(pdf.bytes(plain)))).not.toContain("Contents");
+    const slips = await pdf.ok("create_pdf_document", {
+      title: "R",
+      sections: [
+        { title: "Intro", body: "One.\n\nTwo." },
+        { heading: "Next", paragraphs: ["Three."] },
+      ],
+    });
+    expect(flat(pdfText(pdf.bytes(slips)))).toMatch(/Intro One\. Two\. Next Three\./);
+    expect(await pdf.fails("create_pdf_document", { title: "R", sections: [{ heading: "Intro" }] })).toBe("sections[0]: has no content; give its text as `content`, a list of blocks or one string");
+  });
+
   it("fills a short row with empty cells, a total's amount under the last column, and names every row too long", async () => {
     const columns = ["Item", "Qty", "Unit price", "Total"];
     const rows = [["Consulting", "12", "€150.00", "€1,800.00"], ["Travel"], ["Subtotal", "€1,800.00"], ["Note", "by train"]];

@@ -28,7 +28,8 @@ export type PreparedBlock =
   | { kind: "rule" };
 
 export interface PreparedSection {
-  heading: string;
+  /** Absent for a section of text without a heading (a letter's body): no outline or contents entry. */
+  heading?: string;
   blocks: PreparedBlock[];
 }
 
@@ -64,11 +65,14 @@ export function prepareDocument(args: CreateDocumentArgs, fonts: Readonly<Record
     ...(byline ? { byline: p.plain(byline, given(args.author) ? "author" : "date", ["regular"]) } : {}),
     ...(given(args.header) ? { header: p.plain(args.header, "header", ["regular"]) } : {}),
     ...(given(args.footer) ? { footer: p.plain(args.footer, "footer", ["regular"]) } : {}),
-    sections: args.sections.map((section, s) => ({
-      // Headings appear bold in the text and regular in the table of contents.
-      heading: p.plain(section.heading, `sections[${s}].heading`, ["bold", "regular"]),
-      blocks: contentBlocks(section.content, `sections[${s}].content`).flatMap(([block, field, fromText]) => p.block(block, field, fromText)),
-    })),
+    sections: args.sections.map((section, s) => {
+      if (section.content === undefined) throw new ToolError(`sections[${s}]: has no content; give its text as \`content\`, a list of blocks or one string`);
+      return {
+        // Headings appear bold in the text and regular in the table of contents.
+        ...(section.heading !== undefined ? { heading: p.plain(section.heading, `sections[${s}].heading`, ["bold", "regular"]) } : {}),
+        blocks: contentBlocks(section.content, `sections[${s}].content`).flatMap(([block, field, fromText]) => p.block(block, field, fromText)),
+      };
+    }),
     imageCount: 0,
   };
   // A page break with nothing after it would end the document with a blank page (models often close

@@ -20,7 +20,10 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
   const { sections } = args;
   if (!Array.isArray(sections)) return changed;
   for (const [s, section] of sections.entries()) {
-    if (!isBlock(section) || !Array.isArray(section.content)) continue;
+    if (!isBlock(section)) continue;
+    // A section's keys as other document models name them: its heading as `title`, its content as `body`…
+    for (const [from, to] of SECTION_KEYS) changed = rename(section, from, to) || changed;
+    if (!Array.isArray(section.content)) continue;
     const content: unknown[] = section.content;
     changed = withoutNulls(content) || changed;
     for (const [b, item] of content.entries()) if (isBlock(item)) changed = repairBlock(item, `sections[${s}].content[${b}]`) || changed;
@@ -28,6 +31,17 @@ export function repairDocumentArgs(args: Record<string, unknown>): boolean {
   }
   return changed;
 }
+
+// Other names of a section's keys: only where the section has no key of that name already (rename).
+const SECTION_KEYS: readonly [string, string][] = [
+  ["title", "heading"],
+  ["header", "heading"],
+  ["name", "heading"],
+  ["body", "content"],
+  ["blocks", "content"],
+  ["paragraphs", "content"],
+  ["text", "content"],
+];
 
 /**
  * `filename` given blank is left out; a path is cut to its last part; one without `.pdf` gets it

@@ -138,13 +138,16 @@ const contentItem = z.union([nonBlank(L.maxBlockChars, BLANK_PARAGRAPH), block],
 
 const section = z
   .object({
-    heading: nonBlank(300, "give the section a heading, a few words on what it covers").describe("The section's heading"),
+    heading: nonBlank(300, "give the section a heading, a few words on what it covers").optional().describe("The section's heading (leave it out for text without one: a letter's body, a cover note)"),
     // One string instead of the list is what a model often writes: it is read as paragraphs (issue 17 item 2).
     content: z
       .union([z.array(contentItem).max(L.maxBlocksPerSection), nonBlank(L.maxBlockChars, BLANK_PARAGRAPH)], {
         error: explainUnion(`expected a list of blocks (a string or a block of type ${BLOCK_TYPES}) or one string`),
       })
-      .describe("Blocks in order. A plain string is a paragraph; one string instead of the list is read as paragraphs split at blank lines"),
+      // Optional to Selu's check, required here: a section's text under another name (`body`) is taken as
+      // meant only once it reaches the tool (document/repair-args.ts); Selu would refuse it first.
+      .optional()
+      .describe("Blocks in order (required). A plain string is a paragraph; one string instead of the list is read as paragraphs split at blank lines"),
   })
   .strict();
 

@@ -15,20 +15,26 @@ export interface ContentsSlot {
 
 /** The reserved lines and the contents' structure element (TOC), whose entries are added when filled. */
 export interface Contents {
-  slots: ContentsSlot[];
+  /** By section: none for a section without a heading. */
+  slots: (ContentsSlot | undefined)[];
   element?: StructElement;
 }
 
 const TOC_LINE = 17;
 
-/** Leaves room for the table of contents (one line per section) and remembers where each line goes. */
+/**
+ * Leaves room for the table of contents (one line per section with a heading) and remembers where each
+ * line goes; none when no section has a heading.
+ */
 export function reserveContents(doc: Doc, prepared: PreparedDocument, labels: Labels): Contents {
+  if (prepared.sections.every((section) => section.heading === undefined)) return { slots: [] };
   const { left, width } = area(doc);
   const tags = tagsOf(doc);
   tags.leaf("H2", () => writeRuns(doc, [runOf(labels.contents, "bold")], { x: left, width, size: STYLE.subtitle }));
   const element = tags.reserve("TOC");
   doc.y += 6;
-  const slots = prepared.sections.map(() => {
+  const slots = prepared.sections.map((section) => {
+    if (section.heading === undefined) return undefined;
     ensureSpace(doc, TOC_LINE);
     const slot = { page: currentPage(doc), y: doc.y };
     doc.y += TOC_LINE;
@@ -44,6 +50,7 @@ export function fillContents(doc: Doc, prepared: PreparedDocument, { slots, elem
   const tags = tagsOf(doc);
   tags.fillReserved(element, "TOC", () => {
     slots.forEach((slot, s) => {
+      if (!slot) return;
       // On its page before its content is marked: a marking belongs to the page it starts on.
       doc.switchToPage(slot.page);
       // Read as "Results 3" (the heading whole, even where the line shortens it), not "Results3".
@@ -56,9 +63,9 @@ export function fillContents(doc: Doc, prepared: PreparedDocument, { slots, elem
 function fillLine(doc: Doc, prepared: PreparedDocument, slot: ContentsSlot, s: number, pageOf: readonly number[]): void {
   const { left, width } = area(doc);
   // The heading and its page number: one Link element, described by the whole heading (the line may shorten it).
-  const goTo = { name: destination(s), id: s, description: prepared.sections[s]!.heading };
+  const goTo = { name: destination(s), id: s, description: prepared.sections[s]!.heading! };
   const page = String(pageOf[s]! + 1);
-  const heading = prepared.sections[s]!.heading;
+  const heading = prepared.sections[s]!.heading!;
   // A right-to-left document's contents are mirrored: the heading at the right margin, its page at the left.
   const rtl = rightToLeft(doc);
   // The heading drawn first: copied out, the entry reads "Results 3", not "3 Results".

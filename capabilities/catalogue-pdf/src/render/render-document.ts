@@ -125,7 +125,8 @@ export async function renderDocument(prepared: PreparedDocument, images: Readonl
     for (const [s, section] of prepared.sections.entries()) {
       tags.open("Sect");
       turnPages(doc, layoutFor(doc, section.blocks, 0));
-      headingPages.push(writeHeading(doc, section.heading, s, (height) => keepWithHeading(doc, section.blocks, 0, height, images, opened)));
+      // A section without a heading (a letter's body) goes on where the last one ended.
+      headingPages.push(section.heading === undefined ? currentPage(doc) : writeHeading(doc, section.heading, s, (height) => keepWithHeading(doc, section.blocks, 0, height, images, opened)));
       await renderBlocks(doc, section.blocks, images, opened, pause);
       tags.close();
     }
