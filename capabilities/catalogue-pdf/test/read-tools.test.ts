@@ -359,8 +359,20 @@ describe("inputs that are not readable PDFs", () => {
     it(`${tool} refuses a damaged PDF clearly`, async () => {
       const id = pdf.file(Buffer.from("%PDF-1.7\nthis is not really a PDF\n%%EOF\n"), "broken.pdf", "application/pdf");
       expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(/^attachments\[0\] \(broken\.pdf\): the PDF is damaged and can't be read/);
+      // A web page saved with a PDF's header: the library's own slip is not what the user reads.
+      const page = pdf.file(Buffer.from("%PDF-1.4\n<html><body>Not found</body></html>\n"), "page.pdf", "application/pdf");
+      const error = await pdf.fails(tool, { attachments: [{ artifact_id: page }] });
+      expect(error).toMatch(/^attachments\[0\] \(page\.pdf\): the PDF is damaged and can't be read/);
+      expect(error).not.toMatch(/Cannot read properties|undefined/);
     });
   }
+
+  it("merge_pdfs refuses a PDF of no pages, naming it (pdf-lib would have made a blank page of it)", async () => {
+    const empty = await PDFDocument.create();
+    const id = pdf.file(Buffer.from(await empty.save({ addDefaultPage: false })), "empty.pdf", "application/pdf");
+    const one = pdf.file(await labelledPdf("One", 1), "one.pdf", "application/pdf");
+    expect(await pdf.fails("merge_pdfs", { attachments: [{ artifact_id: one }, { artifact_id: id }] })).toBe("attachments[1] (empty.pdf): the PDF has no pages; leave it out");
+  });
 });
 
 describe("a PDF whose page tree lists itself", () => {

@@ -221,6 +221,24 @@ describe("bold text in a family without a bold weight", () => {
   });
 });
 
+describe("emoji whose colour is their meaning", () => {
+  it("draws status circles, checks and crosses in their colours (the emoji font is monochrome), in text, tables and lists, and copies them out as written", async () => {
+    const status = "Infra 🟢 on track, Apps 🟡 at risk, Data 🔴 off track ✅ done ❌ blocked";
+    const args = { title: "Status", sections: [{ heading: "Now", content: [status, { type: "table", columns: ["Stream", "RAG"], rows: [["Infra", "🟢"]] }, { type: "list", items: ["🔴 Data"] }] }] };
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", args));
+    const content = await pageContent(bytes);
+    // Fill colours as pdfkit sets them (`r g b scn`, 0-1 per channel): green #1e8e3e, amber #c99400, red #d93025.
+    const set = (stream: string) => [...stream.matchAll(/([\d.]+) ([\d.]+) ([\d.]+) scn/g)].map((m) => [1, 2, 3].map((i) => Number(m[i])));
+    const fills = (r: number, g: number, b: number, stream = content) => set(stream).filter((c) => [r, g, b].every((v, i) => Math.abs(c[i]! - v / 255) < 0.002)).length;
+    expect(fills(0x1e, 0x8e, 0x3e)).toBeGreaterThanOrEqual(3);
+    expect(fills(0xc9, 0x94, 0x00)).toBeGreaterThanOrEqual(1);
+    expect(fills(0xd9, 0x30, 0x25)).toBeGreaterThanOrEqual(3);
+    expect(flat(pdfText(bytes))).toContain(status);
+    const plain = await pageContent(pdf.bytes(await pdf.ok("create_pdf_document", { title: "Plain", sections: [{ heading: "H", content: ["🎉 no status"] }] })));
+    expect(fills(0x1e, 0x8e, 0x3e, plain)).toBe(0);
+  });
+});
+
 describe("punctuation in Chinese and Japanese text", () => {
   it("takes the ellipsis, quotes and dashes after CJK text from the CJK family, not DejaVu", async () => {
     const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "報告", language: "ja", page_numbers: false, sections: [{ heading: "注記", content: ["彼は言った……「“引用”」——以上。"] }] }));

@@ -10,6 +10,8 @@ export interface Run {
   linkId?: number;
   /** Struck through (`~~text~~`); absent when not. */
   strike?: true;
+  /** A colour of its own (an emoji whose colour is its meaning, document/emoji-colours.ts); absent when not. */
+  color?: string;
 }
 
 // Bounded, and tried only where "](" follows within reach: an unbounded scan from every "[" is

@@ -5,6 +5,7 @@ import { hasRightToLeft, mostlyRightToLeft } from "../text/direction.js";
 import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } from "./glyph-coverage.js";
 import { parseInline, plainText, type Run } from "./inline.js";
 import { NUMBER as NUMBER_CELL } from "./numbers.js";
+import { colouredEmoji } from "./emoji-colours.js";
 import { paragraphBlocks, type MarkdownBlock } from "./markdown-blocks.js";
 import type { Block, CreateDocumentArgs, ContentItem, ListItem } from "./schema.js";
 
@@ -224,7 +225,7 @@ class Preparer {
     const normalised = normalise(text).replaceAll("\t", " ");
     this.count(normalised);
     // The runs are parseInline's own, fresh: styled in place rather than copied.
-    const runs = parseInline(normalised);
+    const runs = colouredEmoji(parseInline(normalised));
     for (let i = 0; i < runs.length; i++) {
       const run = runs[i]!;
       if (base?.bold) run.bold = true;

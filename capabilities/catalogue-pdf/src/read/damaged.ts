@@ -11,7 +11,16 @@ export function damagedIfThrows<T>(input: PdfInput, step: () => T): T {
   }
 }
 
-/** The refusal of a file a PDF library could not read, with what the library said. */
+/**
+ * The refusal of a file a PDF library could not read, with what the library said, unless that was a slip
+ * of its own code on what it found ("Cannot read properties of undefined (reading 'Pages')"), which
+ * tells the user nothing: then that the file's structure is missing.
+ */
 export function damagedError(input: PdfInput, err: unknown): ToolError {
-  return new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${errorMessage(err)})`, { cause: err });
+  return new ToolError(`${input.field} (${input.filename}): the PDF is damaged and can't be read (${librarySaid(err) ?? "its structure is missing or broken"})`, { cause: err });
+}
+
+/** What a PDF library's error says of the file, or undefined when it is a slip of the library's own code. */
+export function librarySaid(err: unknown): string | undefined {
+  return err instanceof TypeError || err instanceof RangeError || err instanceof ReferenceError ? undefined : errorMessage(err);
 }

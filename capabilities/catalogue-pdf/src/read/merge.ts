@@ -35,6 +35,8 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     const objectRoom = { objects: objectsLeft / 2, tooMany: (objects: number) => tooManyObjects(input, objects, objectsLeft < PDF_LIMITS.maxMergeObjects) };
     const { doc: source, pages: count, objects } = await checkPdf(input, signal, input.pages ? PDF_LIMITS.maxPdfPages : room, input.pages ? tooManyPages(input) : tooMany, "merged", objectRoom);
     objectsLeft -= objects;
+    // pdf-lib would give a merge of nothing one blank page, and a file of none adds nothing: said, not skipped.
+    if (count === 0) throw new ToolError(`${input.field} (${input.filename}): the PDF has no pages; leave it out`);
     const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, { maxPages: room, tooMany }) : [...Array(count).keys()];
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();

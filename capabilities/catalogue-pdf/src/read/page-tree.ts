@@ -1,7 +1,8 @@
-import { errorMessage, ToolError } from "@selu-catalogue/kit";
+import { ToolError } from "@selu-catalogue/kit";
 import type { PDFDict, PDFDocument, PDFObject } from "pdf-lib";
 import { PDF_LIMITS } from "../limits.js";
 import type { PdfInput } from "./pdf-input.js";
+import { librarySaid } from "./damaged.js";
 
 type PdfLib = typeof import("pdf-lib");
 
@@ -20,7 +21,8 @@ export function countPages(pdfLib: PdfLib, doc: PDFDocument, input: PdfInput, ma
   try {
     root = doc.catalog.Pages();
   } catch (err) {
-    throw damaged(`it has no page tree: ${errorMessage(err)}`);
+    const said = librarySaid(err);
+    throw damaged(`it has no page tree${said ? `: ${said}` : ""}`);
   }
   const seen = new Set<PDFObject>([root]);
   const stack: { node: PDFDict; depth: number }[] = [{ node: root, depth: 0 }];

@@ -98,7 +98,7 @@ export function writeRuns(doc: Doc, runs: readonly Run[], options: RunsOptions):
   parts.forEach(({ run, text: partText, piece }, i) => {
     const last = i === parts.length - 1;
     useFont(doc, piece, sizeOf(run, options));
-    doc.fillColor(run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color);
+    doc.fillColor(run.color ?? (run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color));
     const textOptions = {
       ...(i === 0 ? options.first : {}),
       width: options.width,
@@ -157,7 +157,7 @@ export function writeLine(doc: Doc, runs: readonly Run[], lineWidth: number, opt
   const { order } = textOf(doc);
   for (let r = 0; r < runs.length; r++) {
     const run = runs[r]!;
-    const fill = run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : (options.color ?? STYLE.text);
+    const fill = run.color ?? (run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : (options.color ?? STYLE.text));
     if (fill !== color.fill) {
       doc.fillColor(fill);
       color.fill = fill;
@@ -207,7 +207,7 @@ function bidiStyle(options: RunsOptions): BidiStyle {
     inRightToLeft: options.inRightToLeft ?? false,
     cell: options.cell ?? false,
     sizeOf: (run) => sizeOf(run, options),
-    colorOf: (run) => (run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color),
+    colorOf: (run) => run.color ?? (run.link ? STYLE.link : run.code ? (options.codeColor ?? STYLE.codeText) : color),
   };
 }
 
