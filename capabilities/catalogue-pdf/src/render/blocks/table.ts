@@ -112,9 +112,10 @@ const ORDINARY_WORD_CHARS = 20;
  * at the top of every page the table continues on, a row split across pages only when taller than one.
  */
 export async function renderTable(doc: Doc, table: Table, pause: () => Promise<void>): Promise<void> {
-  const { left, top, bottom } = area(doc);
   const { turned, widths, size, aligns, rowOf, header, first } = tableStart(doc, table);
+  // The blocks' flow turned the page already (flow.ts, layoutFor); the area is the turned page's.
   turnPages(doc, turned ? "landscape" : ownLayout(doc));
+  const { left, top, bottom } = area(doc);
   const tags = tagsOf(doc);
   // The header row is tagged once (TH, scope column); its repeats on later pages are artifacts, their
   // links drawn as text (an annotation in an artifact would have no place in the structure tree).
