@@ -12,6 +12,16 @@ const run = (text: string, style: Partial<{ bold: boolean; italic: boolean; code
 });
 
 describe("parseInline", () => {
+  it("sets <sup> and <sub> of digits, signs and brackets in raised or lowered characters, and drops the tags of others", () => {
+    const text = (source: string) =>
+      parseInline(source)
+        .map((r) => r.text)
+        .join("");
+    expect(text("m<sup>2</sup> and 10<sup>-3</sup>, H<sub>2</sub>O, a<sup>(n+1)</sup>")).toBe("m² and 10⁻³, H₂O, a⁽ⁿ⁺¹⁾");
+    expect(text("x<sup>abc</sup> y<sub>max</sub>")).toBe("xabc ymax");
+    expect(text("a <sup>2 alone")).toBe("a <sup>2 alone");
+  });
+
   it("reads bold, italic, code and links", () => {
     expect(parseInline("a **b** *c* `d` [e](https://x.org/p?q=1)")).toEqual([
       run("a "),
@@ -144,7 +154,7 @@ describe("parseInline", () => {
       run("f", { strike: true }),
       run(" "),
       run("x < 1", { code: true }),
-      run(" H2O g"),
+      run(" H₂O g"),
     ]);
     for (const text of ["<b>unclosed", "</b> stray", "<u>open", "a <b and c> d"]) expect(parseInline(text)).toEqual([run(text)]);
     // A closing tag in code further on closes nothing: `<b>` written about in prose stays text.

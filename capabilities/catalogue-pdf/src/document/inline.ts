@@ -29,7 +29,8 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
  * `&nbsp;`, the common named references of dashes, quotes and signs (`&mdash;`, `&hellip;`, `&copy;`,
  * `&euro;`, … see NAMED) and numeric references are their characters in text and link text (`&amp;` in link targets
  * too), and `<b>`/`<strong>`, `<i>`/`<em>`, `<s>`/`<del>`/`<strike>`, `<code>` style their text where the
- * closing tag follows, not past code (`<u>`, `<sup>`, `<sub>`, `<mark>`, `<small>`, `<span>` are dropped,
+ * closing tag follows, not past code (`<sup>` and `<sub>` of digits, signs and brackets are set in raised
+ * or lowered characters, `m²`, `H₂O`; else they, `<u>`, `<mark>`, `<small>` and `<span>` are dropped,
  * their text kept). A marker without its closing partner is kept as text, so
  * ordinary prose with a lone asterisk renders as written.
  *
@@ -127,7 +128,18 @@ export function parseInline(source: string): Run[] {
           i = markup(i, end + "</code>".length - i, styled(decodeEntities(source.slice(start, end)), true));
           continue;
         }
-      } else if (tag && name !== "code") {
+      } else if (tag && (name === "sup" || name === "sub") && !tag[1]) {
+        // m<sup>2</sup>, 10<sup>-3</sup>, H<sub>2</sub>O: in the characters raised or lowered ones have,
+        // when each has one (dropped, the tags left "m2" and "10-3").
+        const start = i + tag[0].length;
+        const end = tags.closing(name, start);
+        const shifted = end > start ? shiftedText(decodeEntities(source.slice(start, end)), name === "sup" ? SUPERSCRIPT : SUBSCRIPT) : undefined;
+        if (shifted !== undefined) {
+          i = literal(i, end + name.length + 3 - i, shifted);
+          continue;
+        }
+      }
+      if (tag && name !== "code") {
         const style = TAG_STYLES[name!]!;
         const by = style === "bold" ? boldBy : style === "italic" ? italicBy : style === "strike" ? struckBy : 0;
         // An opening tag counts where its closing tag follows, a closing one where its kind opened the style.
@@ -202,6 +214,21 @@ const TAG_STYLES: Record<string, "bold" | "italic" | "strike" | "none"> = {
   small: "none",
   span: "none",
 };
+// The characters Unicode has raised or lowered forms of (that DejaVu draws): digits, signs, brackets.
+const SUPERSCRIPT = new Map([..."0123456789+-−=()ni"].map((c, i) => [c, "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ"[i]!]));
+const SUBSCRIPT = new Map([..."0123456789+-−=()"].map((c, i) => [c, "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎"[i]!]));
+
+/** `text` in raised or lowered characters (`forms`), or undefined when one of its characters has none. */
+function shiftedText(text: string, forms: ReadonlyMap<string, string>): string | undefined {
+  let out = "";
+  for (const c of text) {
+    const form = forms.get(c);
+    if (form === undefined) return undefined;
+    out += form;
+  }
+  return out;
+}
+
 /**
  * What a backslash keeps as text: the characters inline markup and markdown blocks use (`#` headings, `>`
  * quotes, `-` and `+` items, `|` cells) and `$`, which models escape against math; `.` only after a digit
