@@ -58,7 +58,7 @@ function layOutStart(doc: Doc, table: Table) {
   const measure = measurer(doc);
   const own = ownLayout(doc);
   let available = textWidthIn(doc, own);
-  let columns = columnWidths(table, available, measure, SIZE);
+  let columns = columnsAtSize(doc, table, available);
   // Too wide for a portrait page even in the smallest text: set on landscape pages (text after it goes on
   // on a page of the document's own orientation), as a person would turn the page for it in a word processor.
   const turned = own === "portrait" && tooWide(columns.words, available);
@@ -84,7 +84,21 @@ function tooWide(words: readonly number[], available: number): boolean {
 /** Whether a table is too wide for a portrait page of `doc` (measured anew, so its layout is not fixed yet). */
 export function tooWideForPortrait(doc: Doc, table: Table): boolean {
   const width = textWidthIn(doc, "portrait");
-  return tooWide(columnWidths(table, width, measurer(doc), SIZE).words, width);
+  return tooWide(columnsAtSize(doc, table, width).words, width);
+}
+
+type Columns = ReturnType<typeof columnWidths>;
+// A table's columns at SIZE, by the width they were sized for: a document given no orientation asks
+// whether each table fits a portrait page before its layout, which then starts from the same columns.
+const atSize = new WeakMap<Table, { width: number; columns: Columns }>();
+
+/** {@link columnWidths} at SIZE, measured once for a table and width. */
+function columnsAtSize(doc: Doc, table: Table, width: number): Columns {
+  const kept = atSize.get(table);
+  if (kept?.width === width) return kept.columns;
+  const columns = columnWidths(table, width, measurer(doc), SIZE);
+  atSize.set(table, { width, columns });
+  return columns;
 }
 
 /** Whether a table is set on landscape pages in a portrait document (see layOutStart). */
