@@ -67,7 +67,7 @@ export interface ScaledRun {
  * map all follow the shaped glyphs. `font.layout` is fontkit's interface (font units, fresh positions).
  */
 export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}): void {
-  const glyphOf = glyphTable(font);
+  const { glyphOf, glyphOfUnit } = glyphTable(font);
   const simple = options.latinTables && sameFont(options.latinTables.font, fontIdentity(font.bytes)) ? simpleLatin(options.latinTables) : undefined;
   if (simple) font.seed = seedGlyphs(options.latinTables!, glyphOf);
   const shape = (text: string, rtl: boolean) => {
@@ -125,15 +125,16 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
     // that again (a regular expression per word).
     let run = forced ? undefined : current().get(text);
     if (run) return run;
-    const rtl = forced || directionOf(text) === "rtl";
+    // A zero-width space (a break chance page.ts gives a long word, or the writer's own) draws nothing
+    // and is left out: its glyph would be copied out of the PDF inside the word (a URL, a hash).
+    const drawn = text.includes("\u200B") ? text.replaceAll("\u200B", "") : text;
+    // Most Latin words without HarfBuzz (text/simple-latin.ts), with the same glyphs and advances; a word
+    // it takes has a Latin letter and nothing right to left, so its direction is not looked up.
+    const quick = forced ? undefined : laidOut(drawn);
+    const rtl = !quick && (forced || directionOf(text) === "rtl");
     const key = rtl ? `\u0000${text}` : text;
     if (rtl) run = current().get(key);
     if (!run) {
-      // A zero-width space (a break chance page.ts gives a long word, or the writer's own) draws nothing
-      // and is left out: its glyph would be copied out of the PDF inside the word (a URL, a hash).
-      const drawn = text.includes("\u200B") ? text.replaceAll("\u200B", "") : text;
-      // Most Latin words without HarfBuzz (text/simple-latin.ts), with the same glyphs and advances.
-      const quick = rtl ? undefined : laidOut(drawn);
       let infos: readonly hb.GlyphInfo[] | undefined;
       if (quick) run = quick;
       else {
@@ -144,32 +145,53 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
       if (text.length <= MAX_CACHED_WORD_CHARS) {
         keep(key, text.length, run);
         // Line breaking measures a word without the space after it, and the line then draws it with it.
-        const before = quick ? simpleBeforeSpaces(drawn) : infos && !rtl ? beforeSpaces(drawn, infos, run) : undefined;
+        const before = quick ? simpleBeforeSpaces(drawn, quick) : infos && !rtl ? beforeSpaces(drawn, infos, run) : undefined;
         if (before && !current().has(before.word)) keep(before.word, before.word.length, before.run);
       }
     }
     return run;
   };
-  /** `text` laid out without HarfBuzz, when `simple` takes it. */
+  /**
+   * `text` laid out without HarfBuzz, when `simple` takes it: the run `scaled` would make of its glyphs
+   * and advances, in one pass (a new word costs this on every letter, mostly in code not yet optimised).
+   */
   const laidOut = (text: string): ScaledRun | undefined => {
     const quick = simple?.(text);
     if (!quick) return undefined;
     const { ids, advances } = quick;
-    const glyphs = ids.map((id, i) => glyphOf(id, text[i]!));
-    return scaled(
-      glyphs,
-      advances.map((xAdvance) => ({ xAdvance, yAdvance: 0, xOffset: 0, yOffset: 0 })),
-      scale,
-      plain,
-    );
+    const n = ids.length;
+    const glyphs: ShapedGlyph[] = new Array(n);
+    const positions: ScaledPosition[] = new Array(n);
+    let advanceWidth = 0;
+    for (let i = 0; i < n; i++) {
+      const unit = text.charCodeAt(i);
+      const glyph = (glyphs[i] = glyphOfUnit(ids[i]!, unit));
+      if (unit === 0x0a || unit === 0x0d) {
+        positions[i] = { xAdvance: 0, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: glyph.advanceWidth * scale };
+        continue;
+      }
+      const advance = advances[i]!;
+      const position = advance === glyph.advanceWidth ? plain(glyph) : { xAdvance: advance * scale, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: glyph.advanceWidth * scale };
+      positions[i] = position;
+      advanceWidth += position.xAdvance;
+    }
+    return { glyphs, positions, advanceWidth };
   };
-  /** The word before `text`'s trailing spaces, laid out alone (its last glyph unkerned). */
-  const simpleBeforeSpaces = (text: string): { word: string; run: ScaledRun } | undefined => {
+  /**
+   * The word before `text`'s trailing spaces, as `laidOut` would lay it out alone: the glyphs of `run`
+   * (`text` laid out, a glyph per character) up to the spaces, the last at its own advance, no longer
+   * kerned with the space after it.
+   */
+  const simpleBeforeSpaces = (text: string, run: ScaledRun): { word: string; run: ScaledRun } | undefined => {
     const end = wordEnd(text);
     if (end === undefined) return undefined;
-    const word = text.slice(0, end);
-    const run = laidOut(word);
-    return run && { word, run };
+    const glyphs = run.glyphs.slice(0, end);
+    const positions = run.positions.slice(0, end);
+    const last = glyphs[end - 1]!;
+    if (!isLineBreak(last)) positions[end - 1] = plain(last);
+    let advanceWidth = 0;
+    for (let i = 0; i < end; i++) advanceWidth += positions[i]!.xAdvance;
+    return { word: text.slice(0, end), run: { glyphs, positions, advanceWidth } };
   };
   // Counted in the word's characters (a right-to-left key's marker is not one).
   const keep = (key: string, chars: number, run: ScaledRun) => {
@@ -328,8 +350,11 @@ function glyphsOf(text: string, infos: readonly hb.GlyphInfo[], places: readonly
   });
 }
 
-/** The glyph objects of one font, one per (glyph, characters) pair. */
-function glyphTable(font: FontFace): (id: number, text: string) => ShapedGlyph {
+/**
+ * The glyph objects of one font, one per (glyph, characters) pair: `glyphOf` for any characters,
+ * `glyphOfUnit` for one UTF-16 unit given as its code (the same objects, without making a string).
+ */
+function glyphTable(font: FontFace): { glyphOf: (id: number, text: string) => ShapedGlyph; glyphOfUnit: (id: number, unit: number) => ShapedGlyph } {
   // Most glyphs stand for one UTF-16 unit: those are found by a number, without building a string.
   const single = new Map<number, ShapedGlyph>();
   const glyphs = new Map<string, ShapedGlyph>();
@@ -339,18 +364,20 @@ function glyphTable(font: FontFace): (id: number, text: string) => ShapedGlyph {
     meanings.set(id, variant + 1);
     return { id: id + variant * VARIANT, advanceWidth: font.getGlyph(id).advanceWidth, codePoints: Array.from(text, (c) => c.codePointAt(0)!) };
   };
-  return (id, text) => {
-    if (text.length === 1) {
-      const key = id * 0x10000 + text.charCodeAt(0);
-      let glyph = single.get(key);
-      if (!glyph) single.set(key, (glyph = meaning(id, text)));
-      return glyph;
-    }
+  const glyphOfUnit = (id: number, unit: number): ShapedGlyph => {
+    const key = id * 0x10000 + unit;
+    let glyph = single.get(key);
+    if (!glyph) single.set(key, (glyph = meaning(id, String.fromCharCode(unit))));
+    return glyph;
+  };
+  const glyphOf = (id: number, text: string): ShapedGlyph => {
+    if (text.length === 1) return glyphOfUnit(id, text.charCodeAt(0));
     const key = `${id}:${text}`;
     let glyph = glyphs.get(key);
     if (!glyph) glyphs.set(ownString(key), (glyph = meaning(id, text))); // a long cluster's key would be a view into its paragraph too
     return glyph;
   };
+  return { glyphOf, glyphOfUnit };
 }
 
 /** How a face shapes besides HarfBuzz. */

@@ -144,21 +144,77 @@ export function latinTables(face: FontFace): LatinTables | undefined {
 /** Lays out words by `tables` (of the face it shapes: see fontIdentity). */
 export function simpleLatin(tables: LatinTables): SimpleShaper {
   const { glyphs, advances } = tables;
-  const index = new Map(tables.chars.map((c, place) => [c, place])); // character → its place
-  const latin = new Set(tables.chars.filter(isLatinLetter));
+  // By character code, each character's place (-1: not taken), and whether it is a Latin letter: typed
+  // arrays, as cheap to read in code V8 has not optimised yet (a new word's, on most letters) as after.
+  const place = new Int16Array(Math.max(...tables.chars) + 1).fill(-1);
+  const latin = new Uint8Array(place.length);
+  for (const [i, c] of tables.chars.entries()) {
+    place[c] = i;
+    latin[c] = isLatinLetter(c) ? 1 : 0;
+  }
   const ligating = new Set(tables.ligating);
-  const pairs = tables.kerning.map((subtables) =>
-    subtables.map((pair) =>
-      pair.format === 1
-        ? { format: 1 as const, firsts: new Map(pair.firsts.map(([place, seconds]) => [place, new Map(seconds)])) }
-        : { ...pair, covered: Uint8Array.from(pair.covered), class1: Uint16Array.from(pair.class1), class2: Uint16Array.from(pair.class2), values: Int16Array.from(pair.values) },
-    ),
-  );
+  const kern = kerning(tables);
 
-  /** The x-advance kerning adds to the glyph at `a` before the one at `b` (places). */
-  const kern = (a: number, b: number): number => {
+  return (text) => {
+    const n = text.length;
+    let hasLatin = false;
+    const places: number[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      const at = c < place.length ? place[c]! : -1;
+      // A space only at the end: in a word, HarfBuzz could kern across it as anything else, but pdfkit
+      // cuts words after their spaces, so words with one inside are rare enough to leave to it.
+      if (at < 0 || (c === 0x20 && text.charCodeAt(i + 1) !== 0x20 && i + 1 < n)) return undefined;
+      if (latin[c]) hasLatin = true;
+      places[i] = at;
+    }
+    if (!hasLatin) return undefined; // then HarfBuzz would take the script from elsewhere
+    const ids: number[] = new Array(n);
+    const widths: number[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = places[i]!;
+      if (i + 1 < n && ligating.size > 0 && ligating.has(at * 0x10000 + places[i + 1]!)) return undefined;
+      ids[i] = glyphs[at]!;
+      widths[i] = advances[at]! + (i + 1 < n ? kern(at, places[i + 1]!) : 0);
+    }
+    return { ids, advances: widths };
+  };
+}
+
+/**
+ * The x advance kerning adds to the glyph at place `a` before the one at `b`: each lookup in order, in
+ * each the first subtable holding the pair. Looked up each time (a few typed-array reads, cheaper than a
+ * map of the pairs seen, which text of random characters would grow to every pair of ~330 characters).
+ * A lookup whose values are all zero adds nothing and is left out, and the common case, one lookup of
+ * one class-based subtable (DejaVu's), is read straight, without the loops.
+ */
+function kerning(tables: LatinTables): (a: number, b: number) => number {
+  const lookups = tables.kerning
+    .filter((subtables) => subtables.some((pair) => (pair.format === 1 ? pair.firsts.some(([, seconds]) => seconds.some(([, value]) => value !== 0)) : pair.values.some((value) => value !== 0))))
+    .map((subtables) =>
+      subtables.map((pair) =>
+        pair.format === 1
+          ? { format: 1 as const, firsts: new Map(pair.firsts.map(([place, seconds]) => [place, new Map(seconds)])) }
+          : {
+              format: 2 as const,
+              covered: Uint8Array.from(pair.covered),
+              class1: Uint16Array.from(pair.class1),
+              class2: Uint16Array.from(pair.class2),
+              class2Count: pair.class2Count,
+              values: Int16Array.from(pair.values),
+            },
+      ),
+    );
+  if (lookups.length === 0) return () => 0;
+  const only = lookups.length === 1 && lookups[0]!.length === 1 ? lookups[0]![0]! : undefined;
+  if (only?.format === 2) {
+    const { covered, class1, class2, class2Count, values } = only;
+    return (a, b) => (covered[a] ? values[class1[a]! * class2Count + class2[b]!]! : 0);
+  }
+  const { glyphs } = tables;
+  return (a, b) => {
     let total = 0;
-    for (const subtables of pairs) {
+    for (const subtables of lookups) {
       for (const pair of subtables) {
         if (pair.format === 1) {
           const value = pair.firsts.get(a)?.get(glyphs[b]!);
@@ -172,33 +228,6 @@ export function simpleLatin(tables: LatinTables): SimpleShaper {
       }
     }
     return total;
-  };
-
-  return (text) => {
-    const n = text.length;
-    let hasLatin = false;
-    const places: number[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const c = text.charCodeAt(i);
-      const place = index.get(c);
-      // A space only at the end: in a word, HarfBuzz could kern across it as anything else, but pdfkit
-      // cuts words after their spaces, so words with one inside are rare enough to leave to it.
-      if (place === undefined || (c === 0x20 && text.charCodeAt(i + 1) !== 0x20 && i + 1 < n)) return undefined;
-      if (!hasLatin && latin.has(c)) hasLatin = true;
-      places[i] = place;
-    }
-    if (!hasLatin) return undefined; // then HarfBuzz would take the script from elsewhere
-    const ids: number[] = new Array(n);
-    const widths: number[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const place = places[i]!;
-      if (i + 1 < n && ligating.has(place * 0x10000 + places[i + 1]!)) return undefined;
-      ids[i] = glyphs[place]!;
-      // Looked up each time: a few typed-array reads, cheaper than a map of the pairs seen (which text
-      // of random characters would grow to every pair of the ~400 characters).
-      widths[i] = advances[place]! + (i + 1 < n ? kern(place, places[i + 1]!) : 0);
-    }
-    return { ids, advances: widths };
   };
 }
 
