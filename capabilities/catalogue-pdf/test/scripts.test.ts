@@ -239,6 +239,18 @@ describe("emoji whose colour is their meaning", () => {
   });
 });
 
+describe("currency signs and symbols DejaVu lacks", () => {
+  it("sets ₿ ₾ ₼ ⃀ from Noto Sans (bold too) and ⏻ ⌖ ⮕ 🗸 from Noto Sans Symbols 2, and copies them out as written", async () => {
+    const text = "Bitcoin **₿ 0.25**, 2,700 ₾, 140 ₼, 100 ⃀; power ⏻, target ⌖, next ⮕, done 🗸.";
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "Prices in ₿", sections: [{ heading: "Rates", content: [text] }] }));
+    expect(flat(pdfText(bytes))).toContain(text.replaceAll("**", ""));
+    const fonts = (await drawnRuns(bytes)).map((run) => run.font);
+    expect(fonts.some((font) => /NotoSans-Regular/.test(font))).toBe(true);
+    expect(fonts.some((font) => /NotoSans-Bold/.test(font))).toBe(true);
+    expect(fonts.some((font) => /NotoSansSymbols2/.test(font))).toBe(true);
+  });
+});
+
 describe("punctuation in Chinese and Japanese text", () => {
   it("takes the ellipsis, quotes and dashes after CJK text from the CJK family, not DejaVu", async () => {
     const bytes = pdf.bytes(await pdf.ok("create_pdf_document", { title: "報告", language: "ja", page_numbers: false, sections: [{ heading: "注記", content: ["彼は言った……「“引用”」——以上。"] }] }));

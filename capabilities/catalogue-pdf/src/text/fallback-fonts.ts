@@ -47,6 +47,11 @@ const FAMILIES = [
   { id: "noto-sans-meetei-mayek", subsets: ["meetei-mayek"], bold: true },
   { id: "noto-sans-vai", subsets: ["vai"], bold: false },
   { id: "noto-sans-yi", subsets: ["yi"], bold: false },
+  // Last, for what DejaVu and the scripts' families lack: newer currency signs (₼ ₾ ₿ ⃀) from Noto Sans,
+  // technical symbols, arrows and dingbats (⌖ ⏻ ⮕ 🗸) from Noto Sans Symbols and Symbols 2.
+  { id: "noto-sans", subsets: ["latin-ext"], bold: true },
+  { id: "noto-sans-symbols", subsets: ["symbols"], bold: true },
+  { id: "noto-sans-symbols-2", subsets: ["symbols"], bold: false },
 ] as const;
 
 export type FamilyId = (typeof FAMILIES)[number]["id"];
