@@ -314,6 +314,16 @@ describe("content as meant", () => {
     expect(text).toMatch(/1\.\s+First\s+2\.\s+Second\s+3\.\s+Third\s+a\.\s+- nested\s+•\s+a\s+•\s+b\s+•\s+c\s+4\.\s+Four\s+5\.\s+Five\s+•\s+- kept\s+•\s+no marker/);
   });
 
+  it("nests the list lines written inside one list item under it, and takes an item of list lines throughout as those items", async () => {
+    const content = [
+      { type: "list", items: ["Phase 1\n  - design\n    - sketches\n  - review", "- ship\n- support"] },
+      { type: "list", ordered: true, items: ["Setup\n   1. install\n   2. configure"] },
+    ];
+    const text = pdfText(pdf.bytes(await pdf.ok("create_pdf_document", doc(content))), { layout: true });
+    expect(text).toMatch(/•\s+Phase 1\s+◦\s+design\s+▪\s+sketches\s+◦\s+review\s+•\s+ship\s+•\s+support\s+1\.\s+Setup\s+a\.\s+install\s+b\.\s+configure/);
+    expect(text).not.toContain("- design");
+  });
+
   it("takes a file name given as a path by its last part", async () => {
     for (const filename of ["/tmp/reports/q3.pdf", "C:\\Users\\me\\q3.docx", "reports/q3", "../q3.pdf"]) {
       expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename }))).artifact as { filename: string }).filename, filename).toBe("q3.pdf");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { paragraphBlocks } from "./markdown-blocks.js";
+import { nestWrittenItems, paragraphBlocks } from "./markdown-blocks.js";
 
 describe("paragraphBlocks", () => {
   it("splits text at blank lines into paragraphs and keeps single line breaks", () => {
@@ -271,5 +271,28 @@ describe("paragraphBlocks", () => {
       "sections[0].content[2]: the markdown table has 21 columns, at most 20 fit; split it into several tables",
     );
     expect(() => paragraphBlocks(`| a | b |\n|--|--|\n${row("x")}`, "f")).toThrow("f: the markdown table has 21 columns (19 more in its rows than in its header), at most 20 fit");
+  });
+});
+
+describe("nestWrittenItems", () => {
+  it("makes an item's own list lines its nested items, nested by their indents, before the items it has", () => {
+    expect(
+      nestWrittenItems(["Phase 1\n  - design\n    - sketches\n  - review", { text: "Phase 2\n1. build\n2. test", items: ["ship"] }, "Address\nBahnhofstrasse 1\n8001 Zürich", "Total:\n\n- 5 apples"]),
+    ).toEqual([
+      { text: "Phase 1", items: [{ text: "design", items: ["sketches"] }, "review"] },
+      { text: "Phase 2", items: ["build", "test", "ship"] },
+      "Address\nBahnhofstrasse 1\n8001 Zürich",
+      { text: "Total:", items: ["5 apples"] },
+    ]);
+  });
+
+  it("makes an item of list lines throughout the items they are, its own nested items under the last; keeps one item line with more text", () => {
+    expect(nestWrittenItems(["- a\n- b\n  - b1", { text: "\n1. x\n2. y", items: ["y1"] }, "- one item\nwith more text"])).toEqual([
+      "a",
+      { text: "b", items: ["b1"] },
+      "x",
+      { text: "y", items: ["y1"] },
+      "- one item\nwith more text",
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS as L } from "../limits.js";
-import type { Block } from "./schema.js";
+import type { Block, ListItem } from "./schema.js";
 
 type Align = "left" | "center" | "right";
 
@@ -342,6 +342,35 @@ function tableStarts(lines: readonly string[], at: number): boolean {
 }
 
 type Item = string | { text: string; items: Item[] };
+
+/**
+ * List items written as markdown list lines inside one item, as a model writes a nested list: an item
+ * whose text goes on, after a line feed, with list lines ("Phase 1\n  - design\n  - review") gets them as
+ * its nested items (before any it has); one that is list lines throughout ("- a\n- b") becomes the items
+ * they are. Read as a list in text is (nested by their indents, irregular numbers kept). Other items are
+ * kept as they are.
+ */
+export function nestWrittenItems(items: readonly ListItem[]): ListItem[] {
+  return items.flatMap((item): ListItem[] => {
+    const text = typeof item === "string" ? item : item.text;
+    if (!text.includes("\n")) return [item];
+    const lines = text.split(/\r?\n/);
+    const first = lines.findIndex((line) => ITEM.test(line));
+    if (first < 0) return [item];
+    const head = lines.slice(0, first).join("\n").trimEnd();
+    // List lines throughout are items only when more than one: one item line with more text is an item.
+    if (!head.trim() && !lines.slice(first + 1).some((line) => ITEM.test(line))) return [item];
+    const lists = listsOf(lines.slice(first).filter((line) => line.trim()));
+    if (!lists) return [item];
+    const written = lists.flatMap((list) => (list.type === "list" ? list.items : []));
+    const own = typeof item === "string" ? [] : (item.items ?? []);
+    if (head.trim()) return [{ text: head, items: [...written, ...own] }];
+    // List lines throughout: the items they are, the item's own nested items under the last.
+    if (own.length === 0) return written;
+    const last = written.at(-1)!;
+    return [...written.slice(0, -1), typeof last === "string" ? { text: last, items: own } : { ...last, items: [...(last.items ?? []), ...own] }];
+  });
+}
 
 /**
  * A run of list lines as lists: a new one wherever the top level changes from bullets to numbers or back,

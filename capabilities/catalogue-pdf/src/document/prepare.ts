@@ -6,7 +6,7 @@ import { describeMissing, missingGlyphs, type GlyphSource, type MissingGlyph } f
 import { parseInline, plainText, type Run } from "./inline.js";
 import { NUMBER as NUMBER_CELL } from "./numbers.js";
 import { colouredEmoji } from "./emoji-colours.js";
-import { paragraphBlocks, type MarkdownBlock } from "./markdown-blocks.js";
+import { nestWrittenItems, paragraphBlocks, type MarkdownBlock } from "./markdown-blocks.js";
 import type { Block, CreateDocumentArgs, ContentItem, ListItem } from "./schema.js";
 
 export interface PreparedListItem {
@@ -244,11 +244,14 @@ class Preparer {
         return { kind: "paragraph", runs: this.runs(block.text, at(".text")), ...("heading" in block ? { heading: true } : {}) };
       case "list": {
         let total = 0;
+        // An item's own list lines ("Phase 1\n  - design") are its nested items.
+        const written = nestWrittenItems(block.items);
         // Items that carry the markers the list will draw ("1. First", "- a") lose them, once.
-        const top = ownMarkers(block.items.map(itemText), block.ordered ?? false);
+        const top = ownMarkers(written.map(itemText), block.ordered ?? false);
         const ordered = top?.ordered ?? block.ordered ?? false;
         const items = (list: ListItem[], where: string, depth: number): PreparedListItem[] => {
           if (depth > L.maxListDepth) throw new ToolError(`${where}: lists nest at most ${L.maxListDepth} levels deep`);
+          if (depth > 1) list = nestWrittenItems(list);
           const own = depth === 1 ? top : ownMarkers(list.map(itemText), ordered, true);
           const texts = own?.texts ?? list.map(itemText);
           const marker = (i: number) => (own?.markers ? { marker: own.markers[i]! } : {});
@@ -270,7 +273,7 @@ class Preparer {
             };
           });
         };
-        return { kind: "list", ordered, start: block.start ?? top?.start ?? 1, items: items(block.items, at(".items"), 1) };
+        return { kind: "list", ordered, start: block.start ?? top?.start ?? 1, items: items(written, at(".items"), 1) };
       }
       case "table": {
         const width = block.columns.length;
