@@ -324,6 +324,20 @@ describe("content as meant", () => {
     expect(text).not.toContain("- design");
   });
 
+  it("renders HTML paragraphs, headings, lists, tables, quotes and links as meant, not their tags", async () => {
+    const html = [
+      '<h3>Summary</h3><p>Revenue grew, see <a href="https://example.com/q3">the Q3 report</a>.</p>',
+      "<ul>\n  <li>North</li>\n  <li>South<ul><li>Coast</li></ul></li>\n</ul>",
+      "<table><tr><th>Region</th><th>Revenue</th></tr><tr><td>North</td><td>1,200</td></tr></table>",
+      "<blockquote>Growth is back.</blockquote>",
+    ].join("\n");
+    const bytes = pdf.bytes(await pdf.ok("create_pdf_document", doc([html])));
+    const text = pdfText(bytes, { layout: true });
+    expect(text).toMatch(/Summary\s+Revenue grew, see the Q3 report\.\s+•\s+North\s+•\s+South\s+◦\s+Coast\s+Region\s+Revenue\s+North\s+1,200\s+Growth is back\./);
+    expect(text).not.toMatch(/<\/?(?:h3|p|a|ul|li|table|tr|td|th|blockquote)\b/);
+    expect(bytes.toString("latin1")).toContain("/URI (https://example.com/q3)");
+  });
+
   it("takes a file name given as a path by its last part", async () => {
     for (const filename of ["/tmp/reports/q3.pdf", "C:\\Users\\me\\q3.docx", "reports/q3", "../q3.pdf"]) {
       expect(((await pdf.ok("create_pdf_document", doc(["x"], { filename }))).artifact as { filename: string }).filename, filename).toBe("q3.pdf");

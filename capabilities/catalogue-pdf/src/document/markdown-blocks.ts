@@ -1,6 +1,7 @@
 import { formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS as L } from "../limits.js";
 import type { Block, ListItem } from "./schema.js";
+import { htmlAsMarkdown } from "./html-blocks.js";
 
 type Align = "left" | "center" | "right";
 
@@ -22,8 +23,10 @@ export type MarkdownBlock = Block | { type: "rule" } | { type: "paragraph"; text
  * number); a table (header row, `|---|` row, body rows) becomes a table. The text around them stays
  * paragraphs, their line breaks kept.
  */
-export function paragraphBlocks(text: string, field: string): MarkdownBlock[] {
+export function paragraphBlocks(written: string, field: string): MarkdownBlock[] {
   const blocks: MarkdownBlock[] = [];
+  // HTML blocks (<p>, <ul>, <h2>, <table>, …) as the markdown they stand for.
+  const text = htmlAsMarkdown(written);
   // One line (most paragraphs) has no fences or blank lines to split at, and is read trimmed.
   if (!text.includes("\n")) {
     partBlocks(blocks, [text.trim()], field, false);
