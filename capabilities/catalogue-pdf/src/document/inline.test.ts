@@ -11,12 +11,20 @@ const run = (text: string, style: Partial<{ bold: boolean; italic: boolean; code
   ...(style.link ? { linkId: expect.any(Number) } : {}),
 });
 
+/** The text of a source's runs, styles left out. */
+const text = (source: string) =>
+  parseInline(source)
+    .map((r) => r.text)
+    .join("");
+
 describe("parseInline", () => {
+  it("raises a footnote's number where it is marked, [^1], and starts its note's line `[^1]: text` with the number raised", () => {
+    expect(text("Revenue grew[^1] and costs fell.[^12]\n\n[^1]: Annual report.\n[^12]:  See p. 4")).toBe("Revenue grew¹ and costs fell.¹²\n\n¹ Annual report.\n¹² See p. 4");
+    // Not a number, or in code: kept as written.
+    expect(text("a[^note] `x[^1]`")).toBe("a[^note] x[^1]");
+  });
+
   it("sets <sup> and <sub> of digits, signs and brackets in raised or lowered characters, and drops the tags of others", () => {
-    const text = (source: string) =>
-      parseInline(source)
-        .map((r) => r.text)
-        .join("");
     expect(text("m<sup>2</sup> and 10<sup>-3</sup>, H<sub>2</sub>O, a<sup>(n+1)</sup>")).toBe("m² and 10⁻³, H₂O, a⁽ⁿ⁺¹⁾");
     expect(text("x<sup>abc</sup> y<sub>max</sub>")).toBe("xabc ymax");
     expect(text("a <sup>2 alone")).toBe("a <sup>2 alone");

@@ -96,6 +96,17 @@ export function parseInline(source: string): Run[] {
         continue;
       }
     }
+    if (unit === BRACKET && source.charCodeAt(i + 1) === CARET) {
+      // A markdown footnote's mark, [^1]: its number raised (¹). Its note, a line `[^1]: text`, starts
+      // with the number raised and the colon left out.
+      const note = FOOTNOTE.exec(source.slice(i, i + 8));
+      if (note) {
+        const starts = i === 0 || source.charCodeAt(i - 1) === 0x0a;
+        const length = starts && note[2] ? note[0].length : note[0].length - (note[2]?.length ?? 0);
+        i = literal(i, length, starts && note[2] ? `${shiftedText(note[1]!, SUPERSCRIPT)!} ` : shiftedText(note[1]!, SUPERSCRIPT)!);
+        continue;
+      }
+    }
     if (unit === BRACKET) {
       if (close !== -1 && close <= i) close = source.indexOf("](", i + 1);
       const match = close !== -1 && close - i <= LINK_TEXT_MAX + 1 ? LINK.exec(source.slice(i, close + 2 + 2_001)) : null;
@@ -315,6 +326,9 @@ const UNDERSCORE = 0x5f;
 const BACKSLASH = 0x5c;
 const BACKTICK = 0x60;
 const BRACKET = 0x5b;
+const CARET = 0x5e;
+/** A footnote mark of a number, `[^12]`, and the colon and spaces after it where it starts a note's line. */
+const FOOTNOTE = /^\[\^(\d{1,3})\](:[ \t]*)?/;
 const STAR = 0x2a;
 
 /** The text without markup (for measuring and for the table of contents). */
