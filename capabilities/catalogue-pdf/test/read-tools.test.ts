@@ -349,11 +349,23 @@ describe("inputs that are not readable PDFs", () => {
       expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toBe("attachments[0] (report.pdf): is not a PDF (its content does not start with %PDF-); attach a PDF file");
     });
 
-    it.each(["secret", ""])(`${tool} refuses an encrypted PDF clearly (user password %j)`, async (password) => {
-      const id = pdf.file(encryptPdf(await labelledPdf("Secret", 1), password), "secret.pdf", "application/pdf");
+    it.each(["aes-256", "rc4-128"] as const)(`${tool} refuses a PDF that needs a password clearly (%s)`, async (how) => {
+      const id = pdf.file(encryptPdf(await labelledPdf("Secret", 1), "secret", how), "secret.pdf", "application/pdf");
       expect(await pdf.fails(tool, { attachments: [{ artifact_id: id }] })).toMatch(
-        /^attachments\[0\] \(secret\.pdf\): the PDF is encrypted \(also when it opens without a password and only restricts copying or printing\), so it can't be (read|merged); attach an unencrypted copy, e\.g\. printed to a new PDF$/,
+        /^attachments\[0\] \(secret\.pdf\): the PDF needs a password to open, so it can't be (read|merged); attach an unencrypted copy, e\.g\. printed to a new PDF$/,
       );
+    });
+
+    it.each(["rc4-40", "rc4-128", "aes-128", "aes-256"] as const)(`${tool} reads a PDF that opens without a password, its owner password only restricting it (%s, object streams)`, async (how) => {
+      const id = pdf.file(encryptPdf(await labelledPdf("Statement", 3), "", how), "statement.pdf", "application/pdf");
+      if (tool === "extract_pdf_text") {
+        const result = await pdf.ok(tool, { attachments: [{ artifact_id: id }] });
+        expect((result.pages as { text: string }[]).map((page) => page.text.trim())).toEqual(["Statement page 1", "Statement page 2", "Statement page 3"]);
+      } else {
+        const merged = pdf.bytes(await pdf.ok(tool, { attachments: [{ artifact_id: id, pages: "3,1" }] }));
+        expect(pdfPageTexts(merged).map((text) => text.trim())).toEqual(["Statement page 3", "Statement page 1"]);
+        expect(merged.toString("latin1")).not.toContain("/Encrypt");
+      }
     });
 
     it(`${tool} refuses a damaged PDF clearly`, async () => {

@@ -51,9 +51,9 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
     signal.throwIfAborted();
     // Streams, objects and the page tree are checked first; total_pages is the validated count.
     const tooBig = tooManyPages(input);
-    const { pages: pageCount } = await checkPdf(input, signal, PDF_LIMITS.maxPdfPages, tooBig, "read");
+    const { pages: pageCount, bytes } = await checkPdf(input, signal, PDF_LIMITS.maxPdfPages, tooBig, "read");
     // pdf.js takes ownership of the array it is given: hand it a copy, the store keeps the original.
-    const task = getDocument({ data: new Uint8Array(input.bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false });
+    const task = getDocument({ data: new Uint8Array(bytes), disableFontFace: true, useSystemFonts: false, verbosity: 0, stopAtErrors: false });
     const onAbort = () => void task.destroy();
     signal.addEventListener("abort", onAbort, { once: true });
     try {

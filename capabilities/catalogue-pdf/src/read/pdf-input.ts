@@ -23,12 +23,11 @@ export function readPdfAttachment(attachment: AttachmentArg, index: number, ctx:
 }
 
 /**
- * The error for a PDF we can't open because it is encrypted. Also one that opens without a password (an
- * owner password that only restricts copying or printing, as bank statements often have): its streams
- * are encrypted all the same, and they are measured before anything decrypts them.
+ * The error for an encrypted PDF we can't open: one that needs a password, or is encrypted in a way the
+ * standard security handler doesn't define (one that opens without a password, an owner password that
+ * only restricts copying or printing, is decrypted: read/decrypt.ts).
  */
-export function encryptedError(input: PdfInput, action: string): ToolError {
-  return new ToolError(
-    `${input.field} (${input.filename}): the PDF is encrypted (also when it opens without a password and only restricts copying or printing), so it can't be ${action}; attach an unencrypted copy, e.g. printed to a new PDF`,
-  );
+export function encryptedError(input: PdfInput, action: string, why?: { needsPassword: boolean; message: string }): ToolError {
+  const reason = !why || why.needsPassword ? "the PDF needs a password to open" : `the PDF is encrypted and ${why.message}`;
+  return new ToolError(`${input.field} (${input.filename}): ${reason}, so it can't be ${action}; attach an unencrypted copy, e.g. printed to a new PDF`);
 }

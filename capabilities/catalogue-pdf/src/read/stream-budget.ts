@@ -24,7 +24,7 @@ export interface StreamCensus {
 export async function censusStreams(input: PdfInput, signal: AbortSignal): Promise<StreamCensus> {
   const { bytes } = input;
   const text = bytes.toString("latin1");
-  const refuse = (what: string) => new ToolError(`${input.field} (${input.filename}): ${what}; the PDF can't be read safely (it looks like a decompression bomb). Attach a simpler or smaller PDF`);
+  const refuse = (what: string) => bombError(input, what);
   let objects = countObjects(text);
   if (objects > PDF_LIMITS.maxPdfObjects) throw refuse(`it has more than ${formatCount(PDF_LIMITS.maxPdfObjects)} objects`);
   let streams = 0;
@@ -57,6 +57,25 @@ export async function censusStreams(input: PdfInput, signal: AbortSignal): Promi
     }
   }
   return { streams, objects, decodedBytes };
+}
+
+/** The error for a file past a decode limit. */
+function bombError(input: PdfInput, what: string): ToolError {
+  return new ToolError(`${input.field} (${input.filename}): ${what}; the PDF can't be read safely (it looks like a decompression bomb). Attach a simpler or smaller PDF`);
+}
+
+/**
+ * Measures object streams one by one against the object streams' budget, as the census does in a plain
+ * file: for an encrypted one (read/decrypt.ts), whose object streams can only be measured once decrypted,
+ * before pdf-lib inflates them whole. `filters` are the stream's filter names in order.
+ */
+export function objectStreamBudget(input: PdfInput): (data: Buffer, filters: readonly string[]) => Promise<void> {
+  let total = 0;
+  return async (data, filters) => {
+    const cap = PDF_LIMITS.maxObjectStreamDecodedBytes;
+    total += await decodedSize(data, filters, cap);
+    if (total > cap) throw bombError(input, `its object streams decode to more than ${formatBytes(cap)} in all`);
+  };
 }
 
 // `stream` as a keyword: after whitespace or the dictionary's `>>`, never the end of `endstream`.

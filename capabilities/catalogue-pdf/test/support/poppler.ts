@@ -113,13 +113,18 @@ export function qpdfObjects(pdf: Uint8Array): Record<string, { value?: unknown }
 }
 
 /** Encrypts a PDF with qpdf (user password "secret", or the one given: "" opens without one), for the refusal tests. */
-export function encryptPdf(pdf: Uint8Array, userPassword = "secret"): Buffer {
+export function encryptPdf(pdf: Uint8Array, userPassword = "secret", how: Encryption = "aes-256"): Buffer {
+  const [method, bits] = how.split("-") as ["aes" | "rc4", string];
+  const options = [...(bits === "256" ? [] : ["--allow-weak-crypto"]), "--encrypt", userPassword, "owner", bits, ...(bits === "128" ? [`--use-aes=${method === "aes" ? "y" : "n"}`] : []), "--"];
   return withFile(pdf, (path, dir) => {
     const out = join(dir, "enc.pdf");
-    execFileSync("qpdf", ["--encrypt", userPassword, "owner", "256", "--", path, out]);
+    execFileSync("qpdf", ["--object-streams=generate", ...options, path, out]);
     return readFileSync(out);
   });
 }
+
+/** How qpdf encrypts: the standard handler's methods, revision 2 (RC4 40-bit) to 6 (AES-256). */
+export type Encryption = "rc4-40" | "rc4-128" | "aes-128" | "aes-256";
 
 /** Renders page `page` as a PNG at `dpi` with pdftoppm. */
 export function pagePng(pdf: Uint8Array, page = 1, dpi = 80): Buffer {
