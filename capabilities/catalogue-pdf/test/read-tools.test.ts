@@ -26,6 +26,16 @@ async function labelledPdf(label: string, pages: number): Promise<Buffer> {
   return Buffer.from(await doc.save());
 }
 
+/** `pdf` saved without object streams, page `page`'s object made unparsable (as a damaged file's can be). */
+async function withDamagedPage(pdf: Buffer, page: number): Promise<Buffer> {
+  const doc = await PDFDocument.load(pdf);
+  const ref = doc.getPage(page - 1).ref;
+  const plain = Buffer.from(await doc.save({ useObjectStreams: false })).toString("latin1");
+  const header = `\n${ref.objectNumber} ${ref.generationNumber} obj\n<<`;
+  if (!plain.includes(header)) throw new Error("page object not found");
+  return Buffer.from(plain.replace(header, `${header} ) `), "latin1");
+}
+
 describe("round trips through the orchestrator", () => {
   it("create → extract gives back the text of each page, in order, with Greek and Cyrillic intact", async () => {
     const chart = pdf.file(gradientPng(300, 150), "chart.png", "image/png");
@@ -365,6 +375,29 @@ describe("inputs that are not readable PDFs", () => {
         const merged = pdf.bytes(await pdf.ok(tool, { attachments: [{ artifact_id: id, pages: "3,1" }] }));
         expect(pdfPageTexts(merged).map((text) => text.trim())).toEqual(["Statement page 3", "Statement page 1"]);
         expect(merged.toString("latin1")).not.toContain("/Encrypt");
+      }
+    });
+
+    it(`${tool} leaves out a page whose object is damaged, keeps the others' numbers, and says so`, async () => {
+      const id = pdf.file(await withDamagedPage(await labelledPdf("Ledger", 3), 2), "ledger.pdf", "application/pdf");
+      const note = /^attachments\[0\] \(ledger\.pdf\): page 2 is damaged and can't be read( \(.+\))?, so it was left out$/;
+      if (tool === "extract_pdf_text") {
+        const out = (await extract({ attachments: [{ artifact_id: id }] })) as Extracted & { notes: string[] };
+        expect(out.files).toEqual([{ filename: "ledger.pdf", total_pages: 3 }]);
+        expect(out.pages.map((p) => [p.page, p.text.trim()])).toEqual([
+          [1, "Ledger page 1"],
+          [3, "Ledger page 3"],
+        ]);
+        expect(out.notes).toHaveLength(1);
+        expect(out.notes[0]).toMatch(note);
+      } else {
+        const result = await pdf.ok(tool, { attachments: [{ artifact_id: id, pages: "3,2,1" }] });
+        expect(pdfPageTexts(pdf.bytes(result)).map((text) => text.trim())).toEqual(["Ledger page 3", "Ledger page 1"]);
+        expect(result.pages).toBe(2);
+        expect(result.notes).toEqual([expect.stringMatching(note)]);
+        expect(await pdf.fails(tool, { attachments: [{ artifact_id: id, pages: "2" }] })).toBe(
+          "attachments[0] (ledger.pdf): page 2 is damaged and can't be read; the PDF has no other page to merge in that range",
+        );
       }
     });
 

@@ -9,8 +9,10 @@ import { CannotDecrypt, decryptPdf } from "./decrypt.js";
 export interface CheckedPdf {
   /** The file parsed by pdf-lib (its object streams were measured before it inflated them). */
   doc: PDFDocument;
-  /** Pages counted by walking the tree, each node once. */
+  /** Pages counted by walking the tree, each node once, damaged ones included (as a viewer numbers them). */
   pages: number;
+  /** The pages (0-based) whose object is damaged or missing: pdf-lib leaves them out of its pages. */
+  damaged: number[];
   /** Its objects, counted on the raw bytes (object streams' included). */
   objects: number;
   /** The file's bytes: decrypted when it was encrypted and opens without a password. */
@@ -60,8 +62,8 @@ export async function checkPdf(input: PdfInput, signal: AbortSignal, maxPages: n
     }),
   );
   if (doc.isEncrypted) throw encryptedError(input, encryptedAction);
-  const pages = damagedIfThrows(input, () => countPages(pdfLib, doc, input, maxPages, tooMany));
-  return { doc, pages, objects, bytes };
+  const { pages, damaged } = damagedIfThrows(input, () => countPages(pdfLib, doc, input, maxPages, tooMany));
+  return { doc, pages, damaged, objects, bytes };
 }
 
 /** A stream's filter names in order (a name, or an array of them; anything else reads as none). */

@@ -2,6 +2,7 @@ import { cutToJsonBytes, errorMessage, sliceWhole, installStandIns, itemsWithin,
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
+import { pagesNamed } from "./page-tree.js";
 import { tooManyPages } from "./merge.js";
 import { encryptedError, type PdfInput } from "./pdf-input.js";
 import { damagedError } from "./damaged.js";
@@ -20,6 +21,8 @@ export interface ExtractResult {
   total_pages: number;
   /** True when the character cap cut the text short. */
   truncated: boolean;
+  /** Pages that could not be read (damaged), each named: present only when there are some. */
+  notes?: string[];
 }
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -71,13 +74,21 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
         : [...Array(Math.min(pageCount, PDF_LIMITS.maxExtractPages)).keys()];
       if (wanted.length > 0) anyWanted = true;
       if (!range && pageCount > PDF_LIMITS.maxExtractPages) result.truncated = true;
+      const lost: number[] = [];
+      let lostWhy: string | undefined;
       for (const pageIndex of wanted) {
         if (budget <= 0 || bytesLeft <= 0 || performance.now() > until) {
           result.truncated = true;
           break;
         }
         signal.throwIfAborted();
-        const read = await pageText(pdf, pageIndex, input, signal, budget);
+        const read = await pageText(pdf, pageIndex, signal, budget);
+        if ("damaged" in read) {
+          // The other pages are still read: a note says which are missing, and why (the first one's reason).
+          lost.push(pageIndex);
+          lostWhy ??= read.damaged;
+          continue;
+        }
         if (read.cut) result.truncated = true;
         // Control characters never stand for text: pdf.js gives a glyph's code as one when the glyph maps to
         // no character (a mark drawn apart from its letter in right-to-left text, by ours and other writers).
@@ -100,6 +111,10 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
         bytesLeft -= textBytes(text);
         result.pages.push({ file: index, page: pageIndex + 1, text });
       }
+      if (lost.length > 0)
+        (result.notes ??= []).push(
+          `${input.field} (${input.filename}): ${pagesNamed(lost)} damaged and can't be read (${lostWhy!.slice(0, 200)}), so ${lost.length === 1 ? "it was" : "they were"} left out`,
+        );
     } finally {
       signal.removeEventListener("abort", onAbort);
       await task.destroy();
@@ -117,11 +132,11 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
  * One page's text, read from pdf.js's stream of text items and cut off (`cut`) once it passes `budget`
  * characters or the page gives more than maxTextItemsPerPage items: a content stream that draws text a
  * million times (issue 10 item 2) stops there instead of building every item. A page pdf.js can't read
- * (a broken page tree, bad content) is named.
+ * (a broken page object, bad content) gives what pdf.js said of it.
  */
 type PdfDocument = Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
 
-async function pageText(pdf: PdfDocument, pageIndex: number, input: PdfInput, signal: AbortSignal, budget: number): Promise<{ text: string; cut: boolean }> {
+async function pageText(pdf: PdfDocument, pageIndex: number, signal: AbortSignal, budget: number): Promise<{ text: string; cut: boolean } | { damaged: string }> {
   try {
     const page = await pdf.getPage(pageIndex + 1);
     const reader = page.streamTextContent().getReader();
@@ -152,7 +167,7 @@ async function pageText(pdf: PdfDocument, pageIndex: number, input: PdfInput, si
     return { text, cut };
   } catch (err) {
     if (signal.aborted) throw err;
-    throw new ToolError(`${input.field} (${input.filename}): page ${pageIndex + 1} is damaged and can't be read (${errorMessage(err)}); try a page range without it`, { cause: err });
+    return { damaged: errorMessage(err) };
   }
 }
 

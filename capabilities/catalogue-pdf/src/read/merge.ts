@@ -2,6 +2,7 @@ import { formatBytes, formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
+import { pagesNamed } from "./page-tree.js";
 import { damagedIfThrows } from "./damaged.js";
 import type { PdfInput } from "./pdf-input.js";
 import type { Bookmark } from "./merge-navigation.js";
@@ -12,16 +13,18 @@ export interface MergeInput extends PdfInput {
 }
 
 /**
- * Concatenates the chosen pages of each PDF into a new one with pdf-lib. Encrypted inputs are refused
- * (pdf-lib can't decrypt, and copying their pages would produce unreadable output); page counts and
- * the output size are bounded. Each file's links to its named destinations keep working and its
+ * Concatenates the chosen pages of each PDF into a new one with pdf-lib. Encrypted inputs are read
+ * decrypted (checked-pdf.ts), or refused when they need a password; damaged pages are left out, said in
+ * `notes`; page counts and the output size are bounded. Each file's links to its named destinations keep working and its
  * bookmarks come along, under a bookmark of its own (merge-navigation.ts).
  */
-export async function mergePdfs(inputs: readonly MergeInput[], title: string | undefined, maxBytes: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; pages: number }> {
+export async function mergePdfs(inputs: readonly MergeInput[], title: string | undefined, maxBytes: number, signal: AbortSignal): Promise<{ bytes: Uint8Array; pages: number; notes: string[] }> {
   // Loaded on the first merge only: a process that only creates PDFs never holds it.
   const [{ PDFDocument }, navigation] = await Promise.all([import("pdf-lib"), import("./merge-navigation.js")]);
   const merged = await PDFDocument.create();
   const bookmarks: Bookmark[] = [];
+  // What the caller should know of the result: pages left out.
+  const notes: string[] = [];
   const budget = { left: navigation.MAX_BOOKMARKS };
   let total = 0;
   // pdf-lib holds a file's objects while it copies them into the merged document: each object counts twice.
@@ -33,11 +36,23 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     // Without a range every page is taken, so the tree may hold only what still fits; with one, any
     // document up to the per-file page bound (the ranges pick from it).
     const objectRoom = { objects: objectsLeft / 2, tooMany: (objects: number) => tooManyObjects(input, objects, objectsLeft < PDF_LIMITS.maxMergeObjects) };
-    const { doc: source, pages: count, objects } = await checkPdf(input, signal, input.pages ? PDF_LIMITS.maxPdfPages : room, input.pages ? tooManyPages(input) : tooMany, "merged", objectRoom);
+    const {
+      doc: source,
+      pages: count,
+      damaged,
+      objects,
+    } = await checkPdf(input, signal, input.pages ? PDF_LIMITS.maxPdfPages : room, input.pages ? tooManyPages(input) : tooMany, "merged", objectRoom);
     objectsLeft -= objects;
     // pdf-lib would give a merge of nothing one blank page, and a file of none adds nothing: said, not skipped.
     if (count === 0) throw new ToolError(`${input.field} (${input.filename}): the PDF has no pages; leave it out`);
-    const indexes = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, { maxPages: room, tooMany }) : [...Array(count).keys()];
+    const wanted = input.pages ? parsePageRanges(input.pages, count, `${input.field}.pages`, { maxPages: room, tooMany }) : [...Array(count).keys()];
+    // Pages are numbered as a viewer numbers them; a damaged one can't be copied, and pdf-lib's own list
+    // of pages leaves it out (so its indexes skip it).
+    const lost = wanted.filter((page) => damaged.includes(page));
+    if (lost.length === wanted.length)
+      throw new ToolError(`${input.field} (${input.filename}): ${pagesNamed(lost)} damaged and can't be read; the PDF has no other page to merge${input.pages ? " in that range" : ""}`);
+    if (lost.length > 0) notes.push(`${input.field} (${input.filename}): ${pagesNamed(lost)} damaged and can't be read, so ${lost.length === 1 ? "it was" : "they were"} left out`);
+    const indexes = wanted.filter((page) => !damaged.includes(page)).map((page) => page - damaged.filter((d) => d < page).length);
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();
     // A file whose navigation can't be read (a damaged object where a link or bookmark is) is merged without it.
@@ -69,7 +84,7 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
   if (bytes.byteLength > maxBytes) {
     throw new ToolError(`the merged PDF is ${formatBytes(bytes.byteLength)}, over the ${formatBytes(maxBytes)} limit for a file; merge fewer pages`);
   }
-  return { bytes, pages: total };
+  return { bytes, pages: total, notes };
 }
 
 /** The error for an input with more objects than a merge can still hold (`after`: other files came first). */

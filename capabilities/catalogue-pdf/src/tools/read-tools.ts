@@ -13,7 +13,7 @@ const pageRanges = z.string().max(200).regex(PAGE_RANGES_PATTERN, `expected ${PA
 /** extract_pdf_text: the text of attached PDFs, page by page, within a character cap. */
 export const extractPdfText = tool({
   description:
-    "Reads the text of attached PDF files, page by page. Returns {files, pages: [{file, page, text}], total_pages, truncated}; " +
+    "Reads the text of attached PDF files, page by page. Returns {files, pages: [{file, page, text}], total_pages, truncated, notes?}; " +
     "`file` is the index in attachments. Use `pages` to read part of a long document and `max_chars` to bound the answer. " +
     "Scanned PDFs without a text layer give empty pages.",
   input: z.object({
@@ -49,7 +49,7 @@ const mergeFiles = attachments({
 export const mergePdfsTool = tool({
   description:
     'Joins attached PDF files into one PDF, in the order given; each attachment may carry `pages` (e.g. "1-3,7") to take only those pages. ' +
-    "Returns the merged PDF as an artifact, its page count and size.",
+    "Returns the merged PDF as an artifact, its page count and size, and `notes` on pages left out (damaged).",
   input: z.object({
     attachments: mergeFiles,
     filename: pdfFilename("merged.pdf").optional().describe("File name of the result (default merged.pdf)"),
@@ -65,9 +65,9 @@ export const mergePdfsTool = tool({
   terminalOnSuccess: false,
   async run(args, ctx) {
     const inputs: MergeInput[] = args.attachments.map((a, i) => ({ ...readPdfAttachment(a, i, ctx), pages: a.pages }));
-    const { bytes, pages } = await ctx.slots.run(() => mergePdfs(inputs, args.title, ctx.limits.maxArtifactBytes, ctx.signal), L.workSlots);
+    const { bytes, pages, notes } = await ctx.slots.run(() => mergePdfs(inputs, args.title, ctx.limits.maxArtifactBytes, ctx.signal), L.workSlots);
     const artifact = await ctx.artifacts.put(bytes, { filename: args.filename ?? "merged.pdf", mimeType: "application/pdf" });
-    return { ok: true, artifact, pages, size_bytes: bytes.byteLength };
+    return { ok: true, artifact, pages, size_bytes: bytes.byteLength, ...(notes.length > 0 ? { notes } : {}) };
   },
 });
 
