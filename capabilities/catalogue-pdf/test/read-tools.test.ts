@@ -161,6 +161,38 @@ describe("merge_pdfs keeps navigation", () => {
     expect(merged.context.lookup(merged.getPages()[0]!.node.Annots()!.get(0), PDFDict).has(PDFName.of("Dest"))).toBe(false);
   });
 
+  it("points links with an explicit destination (a page object, as LaTeX and Word write them) at the page tree's copies, copying no page twice", async () => {
+    const source = await PDFDocument.create();
+    const font = await source.embedFont(StandardFonts.Helvetica);
+    const pages = [1, 2, 3].map((i) => {
+      const page = source.addPage([300, 200]);
+      page.drawText(`Linked page ${i}`, { x: 20, y: 100, size: 14, font });
+      return page;
+    });
+    // Page 1 links to page 3 by /Dest, page 2 to page 1 by a GoTo action.
+    const link = (dest: PDFArray, action: boolean) =>
+      source.context.register(source.context.obj({ Type: "Annot", Subtype: "Link", Rect: [0, 0, 100, 20], ...(action ? { A: { S: "GoTo", D: dest } } : { Dest: dest }) }));
+    pages[0]!.node.set(PDFName.of("Annots"), source.context.obj([link(source.context.obj([pages[2]!.ref, "XYZ", null, null, null]), false)]));
+    pages[1]!.node.set(PDFName.of("Annots"), source.context.obj([link(source.context.obj([pages[0]!.ref, "Fit"]), true)]));
+    const id = pdf.file(Buffer.from(await source.save()), "linked.pdf", "application/pdf");
+    for (const [ranges, from, to] of [
+      [undefined, [1, 2], [3, 1]],
+      ["3,2,1", [3, 2], [1, 3]],
+    ] as const) {
+      const merged = await PDFDocument.load(pdf.bytes(await pdf.ok("merge_pdfs", { attachments: [{ artifact_id: id, ...(ranges ? { pages: ranges } : {}) }] })));
+      const tree = merged.getPages().map((page) => page.ref);
+      const targets = from.map((n) => {
+        const annot = merged.context.lookup(merged.getPages()[n - 1]!.node.Annots()!.get(0), PDFDict);
+        const dest = annot.lookup(PDFName.of("Dest")) ?? annot.lookup(PDFName.of("A"), PDFDict).lookup(PDFName.of("D"));
+        return tree.indexOf((dest as PDFArray).get(0) as PDFRef) + 1;
+      });
+      expect(targets, ranges).toEqual([...to]);
+      // Three pages, each once: no copy outside the page tree.
+      const pageObjects = merged.context.enumerateIndirectObjects().filter(([, object]) => object instanceof PDFDict && object.get(PDFName.of("Type")) === PDFName.of("Page"));
+      expect(pageObjects.length, ranges).toBe(3);
+    }
+  });
+
   it("reads a file's outline and named destinations once each, however they loop", async () => {
     const doc = await PDFDocument.load(await labelledPdf("Loops", 2));
     const { context } = doc;

@@ -47,8 +47,7 @@ export function pageMapOf(source: PDFDocument, indexes: readonly number[], copie
 /**
  * Before the pages are copied: takes from their links each explicit destination to a page not taken (it
  * would go nowhere, and copyPages would copy that page, content and all, as an object outside the page
- * tree), with its action. A link to a page taken keeps its destination: copied in the same call, it
- * refers to the copy.
+ * tree), with its action. A link to a page taken is marked (markLinksInside).
  */
 export function dropLinksOutside(source: PDFDocument, indexes: readonly number[]): void {
   const pages = source.getPages();
@@ -61,6 +60,71 @@ export function dropLinksOutside(source: PDFDocument, indexes: readonly number[]
       const dest = resolved(source, at.holder.get(PDFName.of(at.key)));
       const page = dest instanceof PDFArray && dest.size() > 0 ? dest.get(0) : undefined;
       if (page instanceof PDFRef && !taken.has(page)) goesNowhere(annot, at.key);
+    }
+  }
+}
+
+/** A link's explicit destination to a page taken, marked while the pages are copied (markLinksInside). */
+export interface MarkedLinks {
+  /** The destinations marked, each with the page object it held. */
+  arrays: { array: PDFArray; page: PDFRef }[];
+  /** The pages marked, by mark number. */
+  pages: PDFRef[];
+}
+
+/** How a mark's name starts: no destination's first element is a name. */
+const MARK = "SeluMergedPage";
+
+/**
+ * Before the pages are copied (after dropLinksOutside): each explicit destination to a page taken gets a
+ * mark, a name, in place of its page object. pdf-lib copies a page reached through a reference as an
+ * object of its own, apart from the copy it puts in the page tree: the link would go to a page outside the
+ * tree, copied content and all. `relinkMarked` then puts the page tree's copy in the copied link, and
+ * `unmark` the page back in the file's own destination (bookmarks and named destinations read it after).
+ */
+export function markLinksInside(source: PDFDocument, indexes: readonly number[], marks: MarkedLinks): void {
+  const pages = source.getPages();
+  const taken = new Set(indexes.map((i) => pages[i]!.ref));
+  const numbers = new Map<PDFRef, number>();
+  const seen = new Set<PDFDict>();
+  for (const index of new Set(indexes)) {
+    for (const annot of annotationsOf(source, pages[index]!, seen)) {
+      const at = destinationHolder(source, annot);
+      if (!at) continue;
+      const dest = resolved(source, at.holder.get(PDFName.of(at.key)));
+      const page = dest instanceof PDFArray && dest.size() > 0 ? dest.get(0) : undefined;
+      if (!(page instanceof PDFRef) || !taken.has(page)) continue;
+      let number = numbers.get(page);
+      if (number === undefined) {
+        number = marks.pages.push(page) - 1;
+        numbers.set(page, number);
+      }
+      marks.arrays.push({ array: dest as PDFArray, page });
+      (dest as PDFArray).set(0, PDFName.of(`${MARK}${number}`));
+    }
+  }
+}
+
+/** Puts each marked destination's page object back in the source file. */
+export function unmark(marks: MarkedLinks): void {
+  for (const { array, page } of marks.arrays) array.set(0, page);
+}
+
+/** After: the copied links' marks replaced by the copied pages in the merged page tree. */
+export function relinkMarked(merged: PDFDocument, copied: readonly PDFPage[], pages: PageMap, marks: MarkedLinks): void {
+  if (marks.pages.length === 0) return;
+  const seen = new Set<PDFDict>();
+  for (const page of copied) {
+    for (const annot of annotationsOf(merged, page, seen)) {
+      const at = destinationHolder(merged, annot);
+      if (!at) continue;
+      const dest = resolved(merged, at.holder.get(PDFName.of(at.key)));
+      const first = dest instanceof PDFArray && dest.size() > 0 ? dest.get(0) : undefined;
+      if (!(first instanceof PDFName) || !first.decodeText().startsWith(MARK)) continue;
+      const source = marks.pages[Number(first.decodeText().slice(MARK.length))];
+      const target = source && pages.get(source);
+      if (target) (dest as PDFArray).set(0, target);
+      else goesNowhere(annot, at.key);
     }
   }
 }

@@ -5,7 +5,7 @@ import { checkPdf } from "./checked-pdf.js";
 import { pagesNamed } from "./page-tree.js";
 import { damagedIfThrows } from "./damaged.js";
 import type { PdfInput } from "./pdf-input.js";
-import type { Bookmark } from "./merge-navigation.js";
+import type { Bookmark, MarkedLinks } from "./merge-navigation.js";
 
 export interface MergeInput extends PdfInput {
   /** Page ranges to take ("1-3,7"); all pages when absent. */
@@ -56,8 +56,10 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();
     // A file whose navigation can't be read (a damaged object where a link or bookmark is) is merged without it.
+    const marks: MarkedLinks = { arrays: [], pages: [] };
     const navigable = attempt(() => {
       navigation.dropLinksOutside(source, indexes);
+      navigation.markLinksInside(source, indexes, marks);
       return true;
     }, false);
     const copied = await merged.copyPages(source, indexes).catch((err: unknown) =>
@@ -65,9 +67,12 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
         throw err;
       }),
     );
+    navigation.unmark(marks);
     for (const page of copied) merged.addPage(page);
-    if (navigable && copied.length > 0) {
-      const pages = navigation.pageMapOf(source, indexes, copied);
+    const pages = copied.length > 0 ? navigation.pageMapOf(source, indexes, copied) : undefined;
+    // Marked links are put right even when the rest of the file's navigation can't be read.
+    if (pages) attempt(() => navigation.relinkMarked(merged, copied, pages, marks), undefined);
+    if (navigable && pages) {
       attempt(() => navigation.relinkNamedDestinations(source, merged, copied, pages), undefined);
       const bookmark = attempt(() => navigation.fileBookmark(source, merged, copied[0]!, input.filename, pages, budget), undefined);
       if (bookmark) bookmarks.push(bookmark);
