@@ -24,9 +24,11 @@ describe("parseInline", () => {
     expect(text("a[^note] `x[^1]`")).toBe("a[^note] x[^1]");
   });
 
-  it("sets <sup> and <sub> of digits, signs and brackets in raised or lowered characters, and drops the tags of others", () => {
+  it("sets <sup> and <sub> of digits, signs, brackets and small letters in raised or lowered characters, and drops the tags of others", () => {
     expect(text("m<sup>2</sup> and 10<sup>-3</sup>, H<sub>2</sub>O, a<sup>(n+1)</sup>")).toBe("m² and 10⁻³, H₂O, a⁽ⁿ⁺¹⁾");
-    expect(text("x<sup>abc</sup> y<sub>max</sub>")).toBe("xabc ymax");
+    expect(text("the 1<sup>st</sup>, XIX<sup>e</sup> siècle, v<sub>max</sub>, x<sub>i</sub>")).toBe("the 1ˢᵗ, XIXᵉ siècle, vₘₐₓ, xᵢ");
+    // Capitals, and letters without a lowered form (b, q): the tags dropped, the text kept.
+    expect(text("x<sup>TM</sup> y<sub>bq</sub>")).toBe("xTM ybq");
     expect(text("a <sup>2 alone")).toBe("a <sup>2 alone");
   });
 

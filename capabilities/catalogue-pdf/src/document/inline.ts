@@ -29,7 +29,7 @@ const LINK = new RegExp(`^\\[([^\\]\\n]{1,${LINK_TEXT_MAX}})\\]\\(((?:https?:\\/
  * `&nbsp;`, the common named references of dashes, quotes and signs (`&mdash;`, `&hellip;`, `&copy;`,
  * `&euro;`, … see NAMED) and numeric references are their characters in text and link text (`&amp;` in link targets
  * too), and `<b>`/`<strong>`, `<i>`/`<em>`, `<s>`/`<del>`/`<strike>`, `<code>` style their text where the
- * closing tag follows, not past code (`<sup>` and `<sub>` of digits, signs and brackets are set in raised
+ * closing tag follows, not past code (`<sup>` and `<sub>` of digits, signs, brackets and small letters are set in raised
  * or lowered characters, `m²`, `H₂O`; else they, `<u>`, `<mark>`, `<small>` and `<span>` are dropped,
  * their text kept). A marker without its closing partner is kept as text, so
  * ordinary prose with a lone asterisk renders as written.
@@ -225,9 +225,12 @@ const TAG_STYLES: Record<string, "bold" | "italic" | "strike" | "none"> = {
   small: "none",
   span: "none",
 };
-// The characters Unicode has raised or lowered forms of (that DejaVu draws): digits, signs, brackets.
-const SUPERSCRIPT = new Map([..."0123456789+-−=()ni"].map((c, i) => [c, "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ⁿⁱ"[i]!]));
-const SUBSCRIPT = new Map([..."0123456789+-−=()"].map((c, i) => [c, "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎"[i]!]));
+// The characters Unicode has raised or lowered forms of (that DejaVu draws, every face): digits, signs,
+// brackets, and the small letters it has them for (all raised but q: 1ˢᵗ, XIXᵉ, Mᵐᵉ; lowered a e o x h k
+// l m n p s t i r u v j: vₘₐₓ, xᵢ). Capitals have too few to write a word in.
+const forms = (plain: string, shifted: string) => new Map(Array.from(plain, (c, i) => [c, Array.from(shifted)[i]!]));
+const SUPERSCRIPT = forms("0123456789+-−=()abcdefghijklmnoprstuvwxyz", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻⁼⁽⁾ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣʸᶻ");
+const SUBSCRIPT = forms("0123456789+-−=()aeoxhklmnpstiruvj", "₀₁₂₃₄₅₆₇₈₉₊₋₋₌₍₎ₐₑₒₓₕₖₗₘₙₚₛₜᵢᵣᵤᵥⱼ");
 
 /** `text` in raised or lowered characters (`forms`), or undefined when one of its characters has none. */
 function shiftedText(text: string, forms: ReadonlyMap<string, string>): string | undefined {
