@@ -158,15 +158,18 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
   const laidOut = (text: string): ScaledRun | undefined => {
     const quick = simple?.(text);
     if (!quick) return undefined;
-    const { ids, advances } = quick;
+    const { ids, advances, clusters } = quick;
     const n = ids.length;
     const glyphs: ShapedGlyph[] = new Array(n);
     const positions: ScaledPosition[] = new Array(n);
     let advanceWidth = 0;
     for (let i = 0; i < n; i++) {
-      const unit = text.charCodeAt(i);
-      const glyph = (glyphs[i] = glyphOfUnit(ids[i]!, unit));
-      if (unit === 0x0a || unit === 0x0d) {
+      // A glyph per character, but a ligature's, which stands for its characters (fi), as HarfBuzz's does.
+      const start = clusters ? clusters[i]! : i;
+      const end = clusters ? (clusters[i + 1] ?? text.length) : i + 1;
+      const unit = text.charCodeAt(start);
+      const glyph = (glyphs[i] = end - start === 1 ? glyphOfUnit(ids[i]!, unit) : glyphOf(ids[i]!, text.slice(start, end)));
+      if (end - start === 1 && (unit === 0x0a || unit === 0x0d)) {
         positions[i] = { xAdvance: 0, yAdvance: 0, xOffset: 0, yOffset: 0, advanceWidth: glyph.advanceWidth * scale };
         continue;
       }
@@ -179,18 +182,20 @@ export function shapeWithHarfBuzz(font: FontFace, options: ShapingOptions = {}):
   };
   /**
    * The word before `text`'s trailing spaces, as `laidOut` would lay it out alone: the glyphs of `run`
-   * (`text` laid out, a glyph per character) up to the spaces, the last at its own advance, no longer
-   * kerned with the space after it.
+   * (`text` laid out: a glyph per character, a ligature's for its characters) up to the spaces, the last
+   * at its own advance, no longer kerned with the space after it.
    */
   const simpleBeforeSpaces = (text: string, run: ScaledRun): { word: string; run: ScaledRun } | undefined => {
     const end = wordEnd(text);
     if (end === undefined) return undefined;
-    const glyphs = run.glyphs.slice(0, end);
-    const positions = run.positions.slice(0, end);
-    const last = glyphs[end - 1]!;
-    if (!isLineBreak(last)) positions[end - 1] = plain(last);
+    let count = 0;
+    for (let chars = 0; chars < end; count++) chars += run.glyphs[count]!.codePoints.length;
+    const glyphs = run.glyphs.slice(0, count);
+    const positions = run.positions.slice(0, count);
+    const last = glyphs[count - 1]!;
+    if (!isLineBreak(last)) positions[count - 1] = plain(last);
     let advanceWidth = 0;
-    for (let i = 0; i < end; i++) advanceWidth += positions[i]!.xAdvance;
+    for (let i = 0; i < count; i++) advanceWidth += positions[i]!.xAdvance;
     return { word: text.slice(0, end), run: { glyphs, positions, advanceWidth } };
   };
   // Counted in the word's characters (a right-to-left key's marker is not one).

@@ -17,11 +17,12 @@ function harfBuzz(face: FontFace, text: string) {
   return result;
 }
 
-function expectSame(face: FontFace, text: string, run: { ids: number[]; advances: number[] }) {
+function expectSame(face: FontFace, text: string, run: { ids: number[]; advances: number[]; clusters?: number[] }) {
   const { infos, positions } = harfBuzz(face, text);
-  expect({ text, ids: infos.map((g) => g.codepoint), advances: positions.map((p) => p.xAdvance) }).toEqual({ text, ...run });
+  const { clusters, ...glyphs } = run;
+  expect({ text, ids: infos.map((g) => g.codepoint), advances: positions.map((p) => p.xAdvance) }).toEqual({ text, ...glyphs });
   expect(positions.every((p) => p.yAdvance === 0 && p.xOffset === 0 && p.yOffset === 0)).toBe(true);
-  expect(infos.map((g) => g.cluster)).toEqual([...text].map((_, i) => i));
+  expect(infos.map((g) => g.cluster)).toEqual(clusters ?? [...text].map((_, i) => i));
 }
 
 describe("simpleLatin", () => {
@@ -75,12 +76,37 @@ describe("simpleLatin", () => {
     }
   });
 
-  it("leaves to HarfBuzz what it would shape otherwise: ligatures (fi, fl, ff), marks, other scripts, no Latin letter, inner spaces", () => {
+  it("leaves to HarfBuzz what it would shape otherwise: marks, other scripts, no Latin letter, inner spaces", () => {
     const shaper = simpleLatin(latinTables(fonts().regular)!);
     expect(shaper("word")).toBeDefined();
     expect(shaper("word  ")).toBeDefined();
-    for (const text of ["office", "flow", "e\u0301", "Ωμέγα", "слово", "2026", "...", "two words", "soft\u00adhyphen", "\u05e9\u05dc\u05d5\u05dd"]) {
+    for (const text of ["e\u0301", "Ωμέγα", "слово", "2026", "...", "two words", "soft\u00adhyphen", "\u05e9\u05dc\u05d5\u05dd"]) {
       expect(shaper(text), text).toBeUndefined();
+    }
+  });
+
+  it("lays out ligatures (ff, fi, fl, ffi, ffl) as HarfBuzz does, in words of f, i and l of every kind", () => {
+    let seed = 11;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n;
+    const alphabet = "ffffiiillltTVAy.,'’ ";
+    for (const [name, face] of faces) {
+      const tables = latinTables(face)!;
+      const shaper = simpleLatin(tables);
+      let joined = 0;
+      for (const word of ["office", "flow", "affluent", "difficult", "Pflicht", "offline", "ffi", "fff", "fffi", "fif", "f.", "fi ", "fl  "]) {
+        const run = shaper(word);
+        expect(run, `${name}: ${word}`).toBeDefined();
+        expectSame(face, word, run!);
+        if (run!.clusters) joined++;
+      }
+      // The monospaced faces have no ligatures; the others join most of these.
+      if (tables.ligatures.length > 0) expect(joined, name).toBeGreaterThan(8);
+      for (let i = 0; i < 3000; i++) {
+        let word = "";
+        for (let n = 1 + Math.floor(random(10)); n > 0; n--) word += alphabet[Math.floor(random(alphabet.length))];
+        const run = shaper(word.trimStart());
+        if (run) expectSame(face, word.trimStart(), run);
+      }
     }
   });
 });

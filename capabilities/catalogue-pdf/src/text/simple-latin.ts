@@ -10,7 +10,9 @@ import { table, tableDirectory } from "./sfnt.js";
 // compares the two over every pair of those characters and random words).
 //
 // By the rules HarfBuzz applies: a lookup starts only at a glyph of its coverage; a ligature forms only
-// of its components in a row (a word with its first two goes to HarfBuzz), and a context rule matches
+// of its components in a row, the first of a glyph's ligatures that matches, left to right (laid out
+// here when one lookup makes them all and nothing else reads their glyphs, else a word with a ligature's
+// first two components goes to HarfBuzz), and a context rule matches
 // only glyphs it lists (one that lists none of the characters' glyphs somewhere never matches in their
 // words); GPOS kerning is applied lookup by lookup, in each by the first subtable holding the pair; the
 // script is Latin when a word has a Latin letter (else HarfBuzz may choose another, and shapes it).
@@ -19,6 +21,8 @@ import { table, tableDirectory } from "./sfnt.js";
 export interface SimpleRun {
   ids: number[];
   advances: number[];
+  /** Where each glyph's characters start, when a ligature joined some (else a glyph per character). */
+  clusters?: number[];
 }
 
 /** Lays out a word HarfBuzz would shape as glyph plus advance plus pair kerning; undefined for any other. */
@@ -72,6 +76,11 @@ export interface LatinTables {
   advances: number[];
   /** Pairs of places (first × 0x10000 + second) a ligature may join: a word with one goes to HarfBuzz. */
   ligating: number[];
+  /**
+   * The ligatures laid out here (fi, fl, ff, ffi, ffl), each its components' places and the ligature
+   * glyph's place (after the characters' in `glyphs` and `advances`), in the order the font tries them.
+   */
+  ligatures: [number[], number][];
   /** The kerning lookups in the order applied, each its subtables in order. */
   kerning: PairTable[][];
 }
@@ -107,7 +116,11 @@ export function latinTables(face: FontFace): LatinTables | undefined {
   }
   // What some applied lookup other than pair kerning may do within a word of those glyphs: start at a
   // glyph (a word holding it goes to HarfBuzz), or form a ligature of a pair (a word with the pair does).
-  const ours = new Set(candidates.values());
+  // The ligatures of those glyphs, by lookup: laid out here when one lookup makes them all and no other
+  // lookup reads their glyphs (their glyphs count as ours for that: a rule may read them).
+  const ligatureLookups = gsub ? appliedLookups(gsub, GSUB).filter((lookup) => lookup.type === 4 && !(lookup.flag & 0x2)) : [];
+  const made = ligatureLookups.map((lookup) => ligaturesOf(gsub!, lookup, new Set(candidates.values())));
+  const ours = new Set([...candidates.values(), ...made.flat().map(([, glyph]) => glyph)]);
   const found: Triggers = { glyphs: new Set(), pairs: new Set() };
   if (gsub) for (const lookup of appliedLookups(gsub, GSUB)) addTriggers(gsub, lookup, GSUB, ours, found);
   const kerning: Lookup[] = [];
@@ -127,9 +140,23 @@ export function latinTables(face: FontFace): LatinTables | undefined {
     chars.push(c);
     glyphs.push(glyph);
   }
+  const withLigatures = made.filter((ligatures) => ligatures.length > 0);
+  const placeOf = new Map(glyphs.map((glyph, place) => [glyph, place]));
+  const ligatures: [number[], number][] = [];
+  // Kerning that skips ligature glyphs (IgnoreLigatures) would kern across them: such fonts' ligatures go to HarfBuzz.
+  const lone = withLigatures.length === 1 && !kerning.some((lookup) => lookup.flag & 0x4) ? withLigatures[0]! : [];
+  if (lone.length > 0 && lone.every(([components, glyph]) => !found.glyphs.has(glyph) && components.every((g) => placeOf.has(g)))) {
+    for (const [components, glyph] of lone) {
+      let place = glyphs.indexOf(glyph, chars.length);
+      if (place < 0) place = glyphs.push(glyph) - 1;
+      ligatures.push([components.map((g) => placeOf.get(g)!), place]);
+    }
+  }
   const ligating: number[] = [];
-  for (const [a, first] of glyphs.entries()) {
-    for (const [b, second] of glyphs.entries()) if (found.pairs.has(first * 0x10000 + second)) ligating.push(a * 0x10000 + b);
+  if (ligatures.length === 0) {
+    for (const [a, first] of glyphs.entries()) {
+      for (const [b, second] of glyphs.entries()) if (found.pairs.has(first * 0x10000 + second)) ligating.push(a * 0x10000 + b);
+    }
   }
   const pairs: PairTable[][] = [];
   for (const lookup of kerning) {
@@ -138,7 +165,7 @@ export function latinTables(face: FontFace): LatinTables | undefined {
     pairs.push(read as PairTable[]);
   }
   const advances = glyphs.map((glyph) => face.getGlyph(glyph).advanceWidth);
-  return { font: fontIdentity(bytes), chars, glyphs, advances, ligating, kerning: pairs };
+  return { font: fontIdentity(bytes), chars, glyphs, advances, ligating, ligatures, kerning: pairs };
 }
 
 /** Lays out words by `tables` (of the face it shapes: see fontIdentity). */
@@ -153,11 +180,15 @@ export function simpleLatin(tables: LatinTables): SimpleShaper {
     latin[c] = isLatinLetter(c) ? 1 : 0;
   }
   const ligating = new Set(tables.ligating);
+  // By the place of their first component: the rest of their components and the ligature's place, in order.
+  const ligatures = new Map<number, [number[], number][]>();
+  for (const [[first, ...rest], place] of tables.ligatures) ligatures.set(first!, [...(ligatures.get(first!) ?? []), [rest, place]]);
   const kern = kerning(tables);
 
   return (text) => {
     const n = text.length;
     let hasLatin = false;
+    let joins = false;
     const places: number[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
@@ -166,9 +197,11 @@ export function simpleLatin(tables: LatinTables): SimpleShaper {
       // cuts words after their spaces, so words with one inside are rare enough to leave to it.
       if (at < 0 || (c === 0x20 && text.charCodeAt(i + 1) !== 0x20 && i + 1 < n)) return undefined;
       if (latin[c]) hasLatin = true;
+      if (ligatures.size > 0 && ligatures.has(at)) joins = true;
       places[i] = at;
     }
     if (!hasLatin) return undefined; // then HarfBuzz would take the script from elsewhere
+    if (joins) return joined(places);
     const ids: number[] = new Array(n);
     const widths: number[] = new Array(n);
     for (let i = 0; i < n; i++) {
@@ -179,6 +212,25 @@ export function simpleLatin(tables: LatinTables): SimpleShaper {
     }
     return { ids, advances: widths };
   };
+
+  /**
+   * A word with a ligature's first component: as HarfBuzz's ligature lookup runs, left to right, at each
+   * glyph the first of its ligatures whose components follow (none past the word's end), then kerned.
+   */
+  function joined(places: readonly number[]): SimpleRun {
+    const drawn: number[] = [];
+    const clusters: number[] = [];
+    for (let i = 0; i < places.length; ) {
+      const at = places[i]!;
+      const match = ligatures.get(at)?.find(([rest]) => rest.every((p, k) => places[i + 1 + k] === p));
+      drawn.push(match ? match[1] : at);
+      clusters.push(i);
+      i += match ? match[0].length + 1 : 1;
+    }
+    const ids = drawn.map((at) => glyphs[at]!);
+    const widths = drawn.map((at, k) => advances[at]! + (k + 1 < drawn.length ? kern(at, drawn[k + 1]!) : 0));
+    return { ids, advances: widths, clusters };
+  }
 }
 
 /**
@@ -351,6 +403,26 @@ function addTriggers(view: DataView, lookup: Lookup, types: LookupTypes, ours: R
       else addCoverage(view, coverage, into.glyphs);
     } else addCoverage(view, coverage, into.glyphs);
   }
+}
+
+/** The ligatures of a ligature lookup made of `ours` glyphs only: components and ligature glyph, in the font's order. */
+function ligaturesOf(view: DataView, lookup: Lookup, ours: ReadonlySet<number>): [number[], number][] {
+  const found: [number[], number][] = [];
+  for (const at of lookup.subtables) {
+    if (view.getUint16(at) !== 1) continue;
+    const firsts: number[] = [];
+    addCoverage(view, at + view.getUint16(at + 2), firsts);
+    firsts.forEach((first, i) => {
+      const set = at + view.getUint16(at + 6 + 2 * i);
+      for (let l = 0; l < view.getUint16(set); l++) {
+        const ligature = set + view.getUint16(set + 2 + 2 * l);
+        const count = view.getUint16(ligature + 2);
+        const components = [first, ...Array.from({ length: count - 1 }, (_, k) => view.getUint16(ligature + 4 + 2 * k))];
+        if (count >= 2 && components.every((g) => ours.has(g))) found.push([components, view.getUint16(ligature)]);
+      }
+    });
+  }
+  return found;
 }
 
 /** A ligature subtable: each ligature of two glyphs or more joins its first two. */
