@@ -44,27 +44,7 @@ export function pageMapOf(source: PDFDocument, indexes: readonly number[], copie
   return map;
 }
 
-/**
- * Before the pages are copied: takes from their links each explicit destination to a page not taken (it
- * would go nowhere, and copyPages would copy that page, content and all, as an object outside the page
- * tree), with its action. A link to a page taken is marked (markLinksInside).
- */
-export function dropLinksOutside(source: PDFDocument, indexes: readonly number[]): void {
-  const pages = source.getPages();
-  const taken = new Set(indexes.map((i) => pages[i]!.ref));
-  const seen = new Set<PDFDict>();
-  for (const index of new Set(indexes)) {
-    for (const annot of annotationsOf(source, pages[index]!, seen)) {
-      const at = destinationHolder(source, annot);
-      if (!at) continue;
-      const dest = resolved(source, at.holder.get(PDFName.of(at.key)));
-      const page = dest instanceof PDFArray && dest.size() > 0 ? dest.get(0) : undefined;
-      if (page instanceof PDFRef && !taken.has(page)) goesNowhere(annot, at.key);
-    }
-  }
-}
-
-/** A link's explicit destination to a page taken, marked while the pages are copied (markLinksInside). */
+/** A link's explicit destination to a page taken, marked while the pages are copied (prepareLinks). */
 export interface MarkedLinks {
   /** The destinations marked, each with the page object it held. */
   arrays: { array: PDFArray; page: PDFRef }[];
@@ -76,13 +56,16 @@ export interface MarkedLinks {
 const MARK = "SeluMergedPage";
 
 /**
- * Before the pages are copied (after dropLinksOutside): each explicit destination to a page taken gets a
- * mark, a name, in place of its page object. pdf-lib copies a page reached through a reference as an
- * object of its own, apart from the copy it puts in the page tree: the link would go to a page outside the
- * tree, copied content and all. `relinkMarked` then puts the page tree's copy in the copied link, and
- * `unmark` the page back in the file's own destination (bookmarks and named destinations read it after).
+ * Before the pages are copied, the links of those taken with an explicit destination (a page object):
+ * - to a page not taken, the link loses its destination and action (it would go nowhere, and copyPages
+ *   would copy that page, content and all, as an object outside the page tree);
+ * - to a page taken, its destination gets a mark, a name, in place of the page object. pdf-lib copies a
+ *   page reached through a reference as an object of its own, apart from the copy it puts in the page
+ *   tree: the link would go to a page outside the tree. `relinkMarked` then puts the page tree's copy in
+ *   the copied link, and `unmark` the page back in the file's own destination (bookmarks and named
+ *   destinations read it after).
  */
-export function markLinksInside(source: PDFDocument, indexes: readonly number[], marks: MarkedLinks): void {
+export function prepareLinks(source: PDFDocument, indexes: readonly number[], marks: MarkedLinks): void {
   const pages = source.getPages();
   const taken = new Set(indexes.map((i) => pages[i]!.ref));
   const numbers = new Map<PDFRef, number>();
@@ -93,7 +76,11 @@ export function markLinksInside(source: PDFDocument, indexes: readonly number[],
       if (!at) continue;
       const dest = resolved(source, at.holder.get(PDFName.of(at.key)));
       const page = dest instanceof PDFArray && dest.size() > 0 ? dest.get(0) : undefined;
-      if (!(page instanceof PDFRef) || !taken.has(page)) continue;
+      if (!(page instanceof PDFRef)) continue;
+      if (!taken.has(page)) {
+        goesNowhere(annot, at.key);
+        continue;
+      }
       let number = numbers.get(page);
       if (number === undefined) {
         number = marks.pages.push(page) - 1;

@@ -58,8 +58,7 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     // A file whose navigation can't be read (a damaged object where a link or bookmark is) is merged without it.
     const marks: MarkedLinks = { arrays: [], pages: [] };
     const navigable = attempt(() => {
-      navigation.dropLinksOutside(source, indexes);
-      navigation.markLinksInside(source, indexes, marks);
+      navigation.prepareLinks(source, indexes, marks);
       return true;
     }, false);
     const copied = await merged.copyPages(source, indexes).catch((err: unknown) =>
