@@ -212,6 +212,8 @@ function decryptObject(pdfLib: typeof PdfLib, security: Security, ref: PDFRef, o
 }
 
 const ENDOBJ = [..."endobj"].map((c) => c.charCodeAt(0));
+/** pdf-lib's default parse speed (ParseSpeeds.Slow). */
+const OBJECTS_PER_TICK = 100;
 
 /**
  * The file parsed by pdf-lib's parser, each indirect object decrypted as it is read (by `decrypting`, but
@@ -230,7 +232,8 @@ async function parseWith(pdfLib: typeof PdfLib, bytes: Uint8Array, decrypting: {
     context: PDFContext;
     parseDocument(): Promise<PDFContext>;
   };
-  const parser = pdfLib.PDFParser.forBytesWithOptions(bytes, Number.POSITIVE_INFINITY, false) as unknown as Parser;
+  // 100 objects between turns of the event loop, as PDFDocument.load parses (other calls and cancellation go on).
+  const parser = pdfLib.PDFParser.forBytesWithOptions(bytes, OBJECTS_PER_TICK, false) as unknown as Parser;
   parser.parseIndirectObject = async function (this: Parser) {
     const ref = this.parseIndirectObjectHeader();
     this.skipWhitespaceAndComments();
