@@ -2,7 +2,7 @@ import { cutToJsonBytes, errorMessage, sliceWhole, installStandIns, itemsWithin,
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
-import { pagesNamed } from "./page-tree.js";
+import { pagesLeftOut } from "./page-tree.js";
 import { tooManyPages } from "./merge.js";
 import { encryptedError, type PdfInput } from "./pdf-input.js";
 import { damagedError } from "./damaged.js";
@@ -111,10 +111,7 @@ export async function extractText(inputs: readonly PdfInput[], range: string | u
         bytesLeft -= textBytes(text);
         result.pages.push({ file: index, page: pageIndex + 1, text });
       }
-      if (lost.length > 0)
-        (result.notes ??= []).push(
-          `${input.field} (${input.filename}): ${pagesNamed(lost)} damaged and can't be read (${lostWhy!.slice(0, 200)}), so ${lost.length === 1 ? "it was" : "they were"} left out`,
-        );
+      if (lost.length > 0) (result.notes ??= []).push(pagesLeftOut(input, lost, lostWhy));
     } finally {
       signal.removeEventListener("abort", onAbort);
       await task.destroy();

@@ -2,7 +2,7 @@ import { formatBytes, formatCount, ToolError } from "@selu-catalogue/kit";
 import { PDF_LIMITS } from "../limits.js";
 import { parsePageRanges } from "./page-ranges.js";
 import { checkPdf } from "./checked-pdf.js";
-import { pagesNamed } from "./page-tree.js";
+import { pagesLeftOut, pagesNamed } from "./page-tree.js";
 import { damagedIfThrows } from "./damaged.js";
 import type { PdfInput } from "./pdf-input.js";
 import type { Bookmark, MarkedLinks } from "./merge-navigation.js";
@@ -51,7 +51,7 @@ export async function mergePdfs(inputs: readonly MergeInput[], title: string | u
     const lost = wanted.filter((page) => damaged.includes(page));
     if (lost.length === wanted.length)
       throw new ToolError(`${input.field} (${input.filename}): ${pagesNamed(lost)} damaged and can't be read; the PDF has no other page to merge${input.pages ? " in that range" : ""}`);
-    if (lost.length > 0) notes.push(`${input.field} (${input.filename}): ${pagesNamed(lost)} damaged and can't be read, so ${lost.length === 1 ? "it was" : "they were"} left out`);
+    if (lost.length > 0) notes.push(pagesLeftOut(input, lost));
     const indexes = wanted.filter((page) => !damaged.includes(page)).map((page) => page - damaged.filter((d) => d < page).length);
     total += indexes.length;
     if (total > PDF_LIMITS.maxMergePages) throw tooMany();

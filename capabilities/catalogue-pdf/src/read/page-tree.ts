@@ -55,8 +55,8 @@ export function countPages(pdfLib: PdfLib, doc: PDFDocument, input: PdfInput, ma
       stack.push({ kids: kidsOf(kid), next: 0 });
       continue;
     }
-    // A null entry stands for nothing; anything else not a page is one that can't be read.
-    if (!(kid instanceof PDFPageLeaf) && (kid === undefined ? entry === undefined : kid === pdfLib.PDFNull)) continue;
+    // A null entry stands for nothing; anything else not a page (a missing or unparsable object) is one that can't be read.
+    if (kid === pdfLib.PDFNull) continue;
     if (++slots.pages > maxPages) throw tooMany(slots.pages);
     if (!(kid instanceof PDFPageLeaf)) slots.damaged.push(slots.pages - 1);
   }
@@ -69,4 +69,9 @@ export function pagesNamed(pages: readonly number[]): string {
   if (numbers.length === 1) return `page ${numbers[0]} is`;
   const shown = numbers.length > 10 ? [...numbers.slice(0, 10), `${numbers.length - 10} more`] : numbers;
   return `pages ${shown.slice(0, -1).join(", ")} and ${shown.at(-1)} are`;
+}
+
+/** The note for pages of `input` left out because they are damaged (0-based), with what was said of them. */
+export function pagesLeftOut(input: PdfInput, pages: readonly number[], why?: string): string {
+  return `${input.field} (${input.filename}): ${pagesNamed(pages)} damaged and can't be read${why ? ` (${why.slice(0, 200)})` : ""}, so ${pages.length === 1 ? "it was" : "they were"} left out`;
 }
